@@ -1,0 +1,1 @@
+"""typedtensor's mypy plugin: ``plugins = ["typedtensor_mypy"]`` under ``[tool.mypy]``."""

@@ -1,0 +1,99 @@
+"""Backend selection: which module computes reductions.
+
+A backend is a module with ``NAME`` and ``reduce(op, array, axes, keepdims, dtype, **params)``
+returning an ndarray of exactly the result shape and dtype (see ``_numpy.py``, the reference).
+A backend may return ``None`` for a case it does not cover; the numpy backend then runs it and
+the fallback is logged at DEBUG level on the ``typedtensor`` logger.
+
+Selection, strongest first: ``use_backend(name)`` (a context manager, per thread/task), then
+``set_backend(name)``, then the ``TYPEDTENSOR_BACKEND`` environment variable, then the default.
+Backend modules are imported on first use, so ``import typedtensor`` never imports numba.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import importlib
+import logging
+import os
+from collections.abc import Iterator
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["BACKENDS", "get_backend", "reduce", "set_backend", "use_backend"]
+
+log = logging.getLogger("typedtensor")
+
+#: backend name -> module implementing it (imported lazily)
+BACKENDS: dict[str, str] = {
+    "numpy": "typedtensor._backend._numpy",
+}
+DEFAULT_BACKEND = "numpy"
+
+_override: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "typedtensor_backend", default=None
+)
+_global: str | None = None
+
+
+def _check(name: str) -> str:
+    if name not in BACKENDS:
+        raise ValueError(
+            f"unknown typedtensor backend {name!r}; choose one of {', '.join(sorted(BACKENDS))}"
+        )
+    return name
+
+
+def get_backend() -> str:
+    """Name of the backend in force here (context manager, then set_backend, env, default)."""
+    name = _override.get() or _global or os.environ.get("TYPEDTENSOR_BACKEND") or DEFAULT_BACKEND
+    return _check(name)
+
+
+def set_backend(name: str) -> None:
+    """Make ``name`` the process-wide backend (``"numpy"`` or ``"numba"``)."""
+    global _global
+    _global = _check(name)
+
+
+@contextlib.contextmanager
+def use_backend(name: str) -> Iterator[None]:
+    """Run the block with backend ``name``: ``with tt.use_backend("numpy"): ...``."""
+    token = _override.set(_check(name))
+    try:
+        yield
+    finally:
+        _override.reset(token)
+
+
+def _module(name: str) -> ModuleType:
+    return importlib.import_module(BACKENDS[name])
+
+
+def reduce(
+    op: str,
+    a: npt.NDArray[Any],
+    axes: tuple[int, ...],
+    keepdims: bool,
+    dtype: np.dtype[Any],
+    **params: Any,
+) -> npt.NDArray[Any]:
+    """Dispatch one reduction to the selected backend, falling back to numpy."""
+    name = get_backend()
+    if name != "numpy":
+        result = _module(name).reduce(op, a, axes, keepdims, dtype, **params)
+        if result is not None:
+            return result  # type: ignore[no-any-return]
+        log.debug(
+            "typedtensor: backend %s does not cover %s on %s %s (strides %s); using numpy",
+            name,
+            op,
+            a.dtype,
+            a.shape,
+            a.strides,
+        )
+    return _module("numpy").reduce(op, a, axes, keepdims, dtype, **params)  # type: ignore[no-any-return]

@@ -1,0 +1,191 @@
+"""The numpy reference backend: every reduction written with numpy, numpy's semantics.
+
+Each function takes an ndarray, normalized axes (sorted, non-negative), ``keepdims`` and the
+result dtype decided by the shape rules, and returns an ndarray of exactly the result shape
+and dtype (0-d for a full reduction). Validation (axes, parameters, empty reductions without
+identity) is done by the caller, ``typedtensor._reduce``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["NAME", "reduce"]
+
+NAME = "numpy"
+
+Array = npt.NDArray[Any]
+
+
+def _sum(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]) -> Array:
+    return np.asarray(np.sum(a, axis=axes, keepdims=keepdims, dtype=dtype))
+
+
+def _prod(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]) -> Array:
+    return np.asarray(np.prod(a, axis=axes, keepdims=keepdims, dtype=dtype))
+
+
+def _mean(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]) -> Array:
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if _count(a, axes) == 0:
+            return np.full(_shape(a, axes, keepdims), np.nan, dtype=dtype)
+        return np.asarray(np.mean(a, axis=axes, keepdims=keepdims, dtype=dtype))
+
+
+def _max(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]) -> Array:
+    return np.asarray(np.max(a, axis=axes, keepdims=keepdims))
+
+
+def _min(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]) -> Array:
+    return np.asarray(np.min(a, axis=axes, keepdims=keepdims))
+
+
+def _any(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]) -> Array:
+    return np.asarray(np.any(a, axis=axes, keepdims=keepdims))
+
+
+def _all(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]) -> Array:
+    return np.asarray(np.all(a, axis=axes, keepdims=keepdims))
+
+
+def _var(
+    a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any], correction: float
+) -> Array:
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if _count(a, axes) == 0:
+            return np.full(_shape(a, axes, keepdims), np.nan, dtype=dtype)
+        x = a.astype(dtype, copy=False)
+        return np.asarray(np.var(x, axis=axes, keepdims=keepdims, ddof=correction), dtype=dtype)
+
+
+def _std(
+    a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any], correction: float
+) -> Array:
+    return np.sqrt(_var(a, axes, keepdims, dtype, correction))
+
+
+def _arg(fn: Any, a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]) -> Array:
+    if a.ndim == 0:
+        return np.zeros((), dtype=dtype)
+    if len(axes) == 1:
+        return np.asarray(fn(a, axis=axes[0], keepdims=keepdims), dtype=dtype)
+    # every axis: the index into the C-order flattening, as numpy's axis=None
+    return np.asarray(fn(a, axis=None, keepdims=keepdims), dtype=dtype)
+
+
+def _argmax(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]) -> Array:
+    return _arg(np.argmax, a, axes, keepdims, dtype)
+
+
+def _argmin(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]) -> Array:
+    return _arg(np.argmin, a, axes, keepdims, dtype)
+
+
+def _logsumexp(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]) -> Array:
+    x = a.astype(dtype, copy=False)
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        if _count(a, axes) == 0:
+            return np.full(_shape(a, axes, keepdims), -np.inf, dtype=dtype)
+        m = np.max(x, axis=axes, keepdims=True)
+        m = np.where(np.isfinite(m), m, 0).astype(dtype)
+        s = np.sum(np.exp(x - m), axis=axes, keepdims=True)
+        r: Array = (np.log(s) + m).astype(dtype)
+    return r if keepdims else r.reshape(_shape(a, axes, False))
+
+
+def _norm(
+    a: Array,
+    axes: tuple[int, ...],
+    keepdims: bool,
+    dtype: np.dtype[Any],
+    p: float,
+    eps: float,
+    mode: str,
+) -> Array:
+    x: Array = np.abs(a.astype(dtype, copy=False))
+    r: Any
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        if p == np.inf:
+            r = np.max(x, axis=axes, keepdims=keepdims, initial=0)  # empty -> 0
+        elif p == -np.inf:
+            r = np.min(x, axis=axes, keepdims=keepdims, initial=np.inf)
+        elif p == 0:
+            r = np.sum(x != 0, axis=axes, keepdims=keepdims, dtype=dtype)
+        else:
+            s = np.sum(x if p == 1 else x * x if p == 2 else x**p, axis=axes, keepdims=keepdims)
+            if mode in ("lp_max", "power_p_max"):
+                s = np.maximum(s, np.asarray(eps, dtype=dtype))
+            elif mode in ("lp_sum", "power_p_sum"):
+                s = s + np.asarray(eps, dtype=dtype)
+            if mode.startswith("power_p"):
+                r = s
+            elif p == 1:
+                r = s
+            elif p == 2:
+                r = np.sqrt(s)
+            else:
+                r = s ** (1.0 / p)
+    return np.asarray(r, dtype=dtype)
+
+
+def _l2_normalize(
+    a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any], eps: float, variant: str
+) -> Array:
+    x = a.astype(dtype, copy=False)
+    e = np.asarray(eps, dtype=dtype)
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        ss = np.sum(x * x, axis=axes, keepdims=True)
+        if variant in ("tensorflow", "openvino-max"):
+            denom = np.sqrt(np.maximum(ss, e))
+        elif variant == "pytorch":
+            denom = np.maximum(np.sqrt(ss), e)
+        else:  # openvino-add
+            denom = np.sqrt(ss + e)
+        return np.asarray(x / denom, dtype=dtype)
+
+
+def _count(a: Array, axes: tuple[int, ...]) -> int:
+    n = 1
+    for ax in axes:
+        n *= a.shape[ax]
+    return n
+
+
+def _shape(a: Array, axes: tuple[int, ...], keepdims: bool) -> tuple[int, ...]:
+    if keepdims:
+        return tuple(1 if i in axes else d for i, d in enumerate(a.shape))
+    return tuple(d for i, d in enumerate(a.shape) if i not in axes)
+
+
+_OPS: dict[str, Any] = {
+    "sum": _sum,
+    "prod": _prod,
+    "mean": _mean,
+    "max": _max,
+    "min": _min,
+    "any": _any,
+    "all": _all,
+    "var": _var,
+    "std": _std,
+    "argmax": _argmax,
+    "argmin": _argmin,
+    "logsumexp": _logsumexp,
+    "norm": _norm,
+    "l2_normalize": _l2_normalize,
+}
+
+
+def reduce(
+    op: str,
+    a: Array,
+    axes: tuple[int, ...],
+    keepdims: bool,
+    dtype: np.dtype[Any],
+    **params: Any,
+) -> Array:
+    """Run reduction ``op`` (a name from the reduction table; norm modes arrive as ``norm``)."""
+    result: Array = _OPS[op](a, axes, keepdims, dtype, **params)
+    return result

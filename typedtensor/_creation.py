@@ -1,0 +1,155 @@
+"""Constructors: ``asarray``, ``zeros``/``ones``/``full``/``empty``, ``random``, ``arange`` and
+the checked cast ``tensor``. The mypy plugin types them from literal shapes."""
+
+from __future__ import annotations
+
+from typing import Any, overload
+
+import numpy as np
+import numpy.typing as npt
+from typing_extensions import TypeVar, Unpack
+
+from ._dtypes import DType, as_dtype_class, float64, int64
+from ._tensor import AnyTensor, Tensor, _shape_tuple, check_shape
+
+__all__ = ["arange", "asarray", "empty", "full", "ones", "random", "tensor", "zeros"]
+
+DT = TypeVar("DT", bound=DType)
+ShapeArg = int | tuple[int, ...]
+
+
+def _np_dtype(dtype: object, default: type[DType] | None) -> np.dtype[Any] | None:
+    if dtype is None:
+        return None if default is None else default.numpy_dtype
+    return as_dtype_class(dtype).numpy_dtype
+
+
+@overload
+def asarray(obj: Any, dtype: None = None) -> AnyTensor: ...
+@overload
+def asarray(obj: Any, dtype: type[DT]) -> Tensor[DT, Unpack[tuple[Any, ...]]]: ...
+@overload
+def asarray(obj: Any, dtype: Any) -> AnyTensor: ...
+def asarray(obj: Any, dtype: Any = None) -> AnyTensor:
+    """A Tensor viewing ``obj`` (no copy when it is already an ndarray of that dtype).
+
+    ``tt.asarray([[1.0, 2.0]], dtype=tt.float32)`` -> shape (1, 2), float32.
+    """
+    if isinstance(obj, Tensor):
+        obj = obj.numpy()
+    return Tensor(np.asarray(obj, dtype=_np_dtype(dtype, None)))
+
+
+@overload
+def zeros(shape: ShapeArg, dtype: None = None) -> Tensor[float64, Unpack[tuple[Any, ...]]]: ...
+@overload
+def zeros(shape: ShapeArg, dtype: type[DT]) -> Tensor[DT, Unpack[tuple[Any, ...]]]: ...
+@overload
+def zeros(shape: ShapeArg, dtype: Any) -> AnyTensor: ...
+def zeros(shape: ShapeArg, dtype: Any = None) -> AnyTensor:
+    """Zeros of ``shape``: ``tt.zeros((8, 3), dtype=tt.float32)``; float64 by default."""
+    return Tensor(np.zeros(_shape_tuple(shape), dtype=_np_dtype(dtype, float64)))
+
+
+@overload
+def ones(shape: ShapeArg, dtype: None = None) -> Tensor[float64, Unpack[tuple[Any, ...]]]: ...
+@overload
+def ones(shape: ShapeArg, dtype: type[DT]) -> Tensor[DT, Unpack[tuple[Any, ...]]]: ...
+@overload
+def ones(shape: ShapeArg, dtype: Any) -> AnyTensor: ...
+def ones(shape: ShapeArg, dtype: Any = None) -> AnyTensor:
+    """Ones of ``shape``: ``tt.ones((8, 3), dtype=tt.int32)``; float64 by default."""
+    return Tensor(np.ones(_shape_tuple(shape), dtype=_np_dtype(dtype, float64)))
+
+
+@overload
+def empty(shape: ShapeArg, dtype: None = None) -> Tensor[float64, Unpack[tuple[Any, ...]]]: ...
+@overload
+def empty(shape: ShapeArg, dtype: type[DT]) -> Tensor[DT, Unpack[tuple[Any, ...]]]: ...
+@overload
+def empty(shape: ShapeArg, dtype: Any) -> AnyTensor: ...
+def empty(shape: ShapeArg, dtype: Any = None) -> AnyTensor:
+    """Uninitialised tensor of ``shape`` (contents arbitrary): ``tt.empty((4,), tt.uint8)``."""
+    return Tensor(np.empty(_shape_tuple(shape), dtype=_np_dtype(dtype, float64)))
+
+
+@overload
+def full(shape: ShapeArg, fill_value: Any, dtype: None = None) -> AnyTensor: ...
+@overload
+def full(
+    shape: ShapeArg, fill_value: Any, dtype: type[DT]
+) -> Tensor[DT, Unpack[tuple[Any, ...]]]: ...
+@overload
+def full(shape: ShapeArg, fill_value: Any, dtype: Any) -> AnyTensor: ...
+def full(shape: ShapeArg, fill_value: Any, dtype: Any = None) -> AnyTensor:
+    """``shape`` filled with ``fill_value``: ``tt.full((2, 3), 7, dtype=tt.int8)``.
+
+    Without ``dtype`` the dtype follows numpy's rule for the fill value (int64, float64, bool).
+    """
+    return Tensor(np.full(_shape_tuple(shape), fill_value, dtype=_np_dtype(dtype, None)))
+
+
+@overload
+def random(
+    shape: ShapeArg, dtype: None = None, seed: int | None = None
+) -> Tensor[float64, Unpack[tuple[Any, ...]]]: ...
+@overload
+def random(
+    shape: ShapeArg, dtype: type[DT], seed: int | None = None
+) -> Tensor[DT, Unpack[tuple[Any, ...]]]: ...
+@overload
+def random(shape: ShapeArg, dtype: Any, seed: int | None = None) -> AnyTensor: ...
+def random(shape: ShapeArg, dtype: Any = None, seed: int | None = None) -> AnyTensor:
+    """Random tensor of ``shape``: standard normal floats, integers uniform in [-100, 100)
+    (unsigned: [0, 100)), fair bools. ``tt.random((8, 10), tt.float32, seed=0)``."""
+    dims = _shape_tuple(shape)
+    np_dtype = _np_dtype(dtype, float64)
+    assert np_dtype is not None
+    rng = np.random.default_rng(seed)
+    data: npt.NDArray[Any]
+    if np_dtype.kind == "f":
+        data = rng.standard_normal(dims, dtype=np_dtype)
+    elif np_dtype.kind == "b":
+        data = rng.integers(0, 2, dims).astype(bool)
+    else:
+        low = 0 if np_dtype.kind == "u" else -100
+        data = rng.integers(low, 100, dims, dtype=np_dtype)
+    return Tensor(data)
+
+
+@overload
+def arange(n: int, dtype: None = None) -> Tensor[int64, Any]: ...
+@overload
+def arange(n: int, dtype: type[DT]) -> Tensor[DT, Any]: ...
+@overload
+def arange(n: int, dtype: Any) -> Tensor[Any, Any]: ...
+def arange(n: int, dtype: Any = None) -> Tensor[Any, Any]:
+    """``0, 1, ..., n-1`` as a rank-1 tensor: ``tt.arange(5, tt.float32)``; int64 by default."""
+    return Tensor(np.arange(n, dtype=_np_dtype(dtype, int64)))
+
+
+@overload
+def tensor(obj: Any, shape: tuple[object, ...], dtype: None = None) -> AnyTensor: ...
+@overload
+def tensor(
+    obj: Any, shape: tuple[object, ...], dtype: type[DT]
+) -> Tensor[DT, Unpack[tuple[Any, ...]]]: ...
+@overload
+def tensor(obj: Any, shape: tuple[object, ...], dtype: Any) -> AnyTensor: ...
+def tensor(obj: Any, shape: tuple[object, ...], dtype: Any = None) -> AnyTensor:
+    """Checked cast: wrap ``obj`` and verify its runtime shape (and dtype, if given).
+
+    ``shape`` entries are ints (exact), ``None`` (any), TypeVars or ``tt.Dim`` markers (any
+    size, the same size wherever repeated): ``tt.tensor(arr, shape=(B, 3), dtype=tt.float32)``.
+    Raises ``ShapeError`` on a mismatch, ``TypeError`` when the dtype differs (no conversion).
+    """
+    t = asarray(obj)
+    if dtype is not None:
+        want = as_dtype_class(dtype)
+        if t.dtype is not want:
+            raise TypeError(
+                f"expected dtype {want.__name__}, got {t.dtype.__name__}; convert explicitly "
+                f"with tt.asarray(obj, dtype=tt.{want.__name__}) if that is intended"
+            )
+    check_shape(t.shape, shape)
+    return t

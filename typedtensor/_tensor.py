@@ -1,0 +1,639 @@
+"""``Tensor[DType, *Dims]``: an ndarray whose dtype and shape are part of its static type."""
+
+from __future__ import annotations
+
+import math
+import typing
+from collections.abc import Sequence
+from typing import Any, Generic, Literal, TypeAlias, Union
+
+import numpy as np
+import numpy.typing as npt
+from typing_extensions import TypeVar, TypeVarTuple, Unpack
+
+from . import _backend
+from . import _shape_rules as rules
+from ._dtypes import BY_NAME, DType, as_dtype_class
+from ._errors import AxisError, ShapeError
+
+__all__ = ["AnyTensor", "Axis", "Dim", "Tensor", "wrap"]
+
+DT = TypeVar("DT", bound=DType, covariant=True)
+Shape = TypeVarTuple("Shape")
+
+#: The ``axis`` argument of every reduction.
+Axis: TypeAlias = Union[int, tuple[int, ...], None]
+#: An operand of an elementwise operation.
+Operand: TypeAlias = Union["Tensor[Any, Unpack[tuple[Any, ...]]]", int, float, bool]
+#: Norm modes: the plain Lp norm and oneDNN's four eps modes.
+NormMode: TypeAlias = Literal["plain", "lp_max", "lp_sum", "power_p_max", "power_p_sum"]
+#: L2-normalize variants of TensorFlow, PyTorch and OpenVINO (eps_mode add / max).
+L2Variant: TypeAlias = Literal["tensorflow", "pytorch", "openvino-add", "openvino-max"]
+
+
+class Dim:
+    """Base of named symbolic dims: ``class Batch(tt.Dim): ...`` then ``Tensor[DT, Batch, L[3]]``.
+
+    A marker in types; never instantiated. Runtime shape checks bind each marker to one size
+    per call, like a TypeVar.
+    """
+
+    def __new__(cls, *args: object, **kwargs: object) -> Dim:
+        raise TypeError(f"{cls.__name__} is a dim marker for annotations; it has no instances")
+
+
+def _raise_rule_error(err: rules.RuleError) -> None:
+    """Re-raise a shape-rule error as the runtime exception numpy users expect."""
+    if isinstance(err, rules.AxisRangeError):
+        raise AxisError(str(err), err.axis, err.ndim) from None
+    if isinstance(err, rules.AxisTypeError):
+        raise TypeError(str(err)) from None
+    if isinstance(err, (rules.BroadcastError, rules.ReduceToShapeError)):
+        raise ShapeError(str(err)) from None
+    raise ValueError(str(err)) from None
+
+
+def _axes(axis: object, ndim: int, single: bool = False) -> tuple[int, ...]:
+    try:
+        return rules.normalize_axes(axis, ndim, single=single)
+    except rules.RuleError as err:
+        _raise_rule_error(err)
+        raise  # unreachable
+
+
+def _real(name: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
+    return float(value)
+
+
+class Tensor(Generic[DT, Unpack[Shape]]):
+    """An ndarray with its dtype and dims in the type: ``Tensor[tt.float32, L[8], L[10]]``.
+
+    Construct with ``tt.asarray``, ``tt.zeros`` and friends, or check a declared shape with
+    ``tt.tensor(array, shape=(8, 10))``. ``.numpy()`` returns the wrapped array (no copy).
+    """
+
+    __slots__ = ("_data",)
+    __array_priority__ = 1000  # numpy defers binary operators to Tensor
+
+    _data: npt.NDArray[Any]
+
+    def __init__(self, data: npt.ArrayLike) -> None:
+        arr = np.asarray(data)
+        as_dtype_class(arr.dtype)  # rejects unsupported dtypes with a clear TypeError
+        self._data = arr
+
+    # ---------------------------------------------------------------- basic properties
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The runtime shape, e.g. ``(8, 10)``."""
+        return tuple(self._data.shape)
+
+    @property
+    def dtype(self) -> type[DT]:
+        """The dtype class, e.g. ``tt.float32``."""
+        return BY_NAME[self._data.dtype.name]  # type: ignore[return-value]
+
+    @property
+    def ndim(self) -> int:
+        """The rank."""
+        return self._data.ndim
+
+    @property
+    def size(self) -> int:
+        """The number of elements."""
+        return int(self._data.size)
+
+    def numpy(self) -> npt.NDArray[Any]:
+        """The wrapped ndarray itself (no copy)."""
+        return self._data
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> npt.NDArray[Any]:
+        if dtype is None and not copy:
+            return self._data
+        return np.array(self._data, dtype=dtype, copy=True if copy else None)
+
+    def item(self) -> Any:
+        """The single element as a Python scalar (``x.sum().item()``)."""
+        return self._data.item()
+
+    def __float__(self) -> float:
+        return float(self._data)
+
+    def __int__(self) -> int:
+        return int(self._data)
+
+    def __bool__(self) -> bool:
+        return bool(self._data)
+
+    def __len__(self) -> int:
+        if self._data.ndim == 0:
+            raise TypeError("len() of a rank-0 tensor")
+        return int(self._data.shape[0])
+
+    def __repr__(self) -> str:
+        head = ", ".join([self.dtype.__name__, *map(str, self._data.shape)])
+        body = np.array2string(self._data, separator=", ", prefix="Tensor[...](")
+        return f"Tensor[{head}]({body})"
+
+    def astype(self, dtype: type[DType] | Any) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        """A copy converted to ``dtype``: ``x.astype(tt.float32)`` keeps the shape."""
+        cls = as_dtype_class(dtype)
+        return Tensor(self._data.astype(cls.numpy_dtype))
+
+    def assert_shape(self, *dims: object) -> Tensor[DT, Unpack[tuple[Any, ...]]]:
+        """Check the runtime shape against ``dims`` and return ``self``; raise ``ShapeError``.
+
+        Each dim is an int (exact), ``None`` (any size), a TypeVar or a ``tt.Dim`` marker (any
+        size, the same size wherever it appears): ``x.assert_shape(B, 3)`` for a ``(B, 3)``.
+        """
+        check_shape(self.shape, dims)
+        return self
+
+    # ------------------------------------------------------------------- reductions
+    def _reduce(
+        self,
+        name: str,
+        axis: object,
+        keepdims: object,
+        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
+        **params: Any,
+    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        spec = rules.REDUCTIONS[name]
+        if not isinstance(keepdims, (bool, np.bool_)):
+            raise TypeError(f"keepdims must be a bool, got {type(keepdims).__name__} {keepdims!r}")
+        axes = _axes(axis, self._data.ndim, single=spec.single_axis)
+        out_dtype = BY_NAME[rules.result_dtype(spec.dtype_rule, self.dtype.name)].numpy_dtype
+        if spec.identity is None and not spec.keeps_shape:
+            if math.prod(self._data.shape[a] for a in axes) == 0:
+                raise ValueError(
+                    f"{name} of an empty reduction: the reduced dims of shape "
+                    f"{self.shape} hold no elements and {name} has no identity "
+                    "(numpy raises here too); check the input is not empty"
+                )
+        op = "norm" if spec.norm_mode else name
+        if spec.norm_mode:
+            params["mode"] = spec.norm_mode
+        result = _backend.reduce(op, self._data, axes, bool(keepdims), out_dtype, **params)
+        return _store(result, out, name)
+
+    def sum(
+        self,
+        axis: Axis = None,
+        keepdims: bool = False,
+        *,
+        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
+    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        """Sum over ``axis``: ``(8, 3, 4).sum(axis=1) -> (8, 4)``; ints widen to int64/uint64."""
+        return self._reduce("sum", axis, keepdims, out)
+
+    def prod(
+        self,
+        axis: Axis = None,
+        keepdims: bool = False,
+        *,
+        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
+    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        """Product over ``axis``: ``(8, 3).prod(axis=0) -> (3,)``; ints widen to int64/uint64."""
+        return self._reduce("prod", axis, keepdims, out)
+
+    def mean(
+        self,
+        axis: Axis = None,
+        keepdims: bool = False,
+        *,
+        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
+    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        """Mean over ``axis``: ``(8, 3).mean(axis=-1, keepdims=True) -> (8, 1)``; ints: float64."""
+        return self._reduce("mean", axis, keepdims, out)
+
+    def max(
+        self,
+        axis: Axis = None,
+        keepdims: bool = False,
+        *,
+        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
+    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        """Maximum over ``axis`` (NaN propagates): ``(8, 3).max(axis=0) -> (3,)``."""
+        return self._reduce("max", axis, keepdims, out)
+
+    def min(
+        self,
+        axis: Axis = None,
+        keepdims: bool = False,
+        *,
+        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
+    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        """Minimum over ``axis`` (NaN propagates): ``(8, 3).min(axis=0) -> (3,)``."""
+        return self._reduce("min", axis, keepdims, out)
+
+    def any(
+        self,
+        axis: Axis = None,
+        keepdims: bool = False,
+        *,
+        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
+    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        """Logical or over ``axis``, a bool tensor: ``(8, 3).any(axis=1) -> (8,)``."""
+        return self._reduce("any", axis, keepdims, out)
+
+    def all(
+        self,
+        axis: Axis = None,
+        keepdims: bool = False,
+        *,
+        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
+    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        """Logical and over ``axis``, a bool tensor: ``(8, 3).all() -> ()``."""
+        return self._reduce("all", axis, keepdims, out)
+
+    def var(
+        self,
+        axis: Axis = None,
+        keepdims: bool = False,
+        *,
+        correction: float | None = None,
+        ddof: float | None = None,
+        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
+    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        """Variance over ``axis`` divided by ``N - correction``: ``(8, 3).var(axis=0) -> (3,)``.
+
+        ``ddof`` is numpy's name for ``correction``; give at most one. ints -> float64.
+        """
+        return self._reduce("var", axis, keepdims, out, correction=_correction(correction, ddof))
+
+    def std(
+        self,
+        axis: Axis = None,
+        keepdims: bool = False,
+        *,
+        correction: float | None = None,
+        ddof: float | None = None,
+        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
+    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        """Standard deviation over ``axis``: ``(8, 3).std(axis=0, correction=1) -> (3,)``."""
+        return self._reduce("std", axis, keepdims, out, correction=_correction(correction, ddof))
+
+    def argmax(
+        self,
+        axis: int | None = None,
+        keepdims: bool = False,
+        *,
+        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
+    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        """Index of the first maximum (first NaN wins) along one axis, or of the flattened
+        tensor for ``axis=None``: ``(8, 3).argmax(axis=1) -> (8,)`` of int64."""
+        return self._reduce("argmax", axis, keepdims, out)
+
+    def argmin(
+        self,
+        axis: int | None = None,
+        keepdims: bool = False,
+        *,
+        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
+    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        """Index of the first minimum along one axis: ``(8, 3).argmin(axis=0) -> (3,)``."""
+        return self._reduce("argmin", axis, keepdims, out)
+
+    def logsumexp(
+        self,
+        axis: Axis = None,
+        keepdims: bool = False,
+        *,
+        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
+    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        """``log(sum(exp(x)))`` computed stably: ``(8, 10).logsumexp(axis=-1) -> (8,)``."""
+        return self._reduce("logsumexp", axis, keepdims, out)
+
+    def norm(
+        self,
+        p: float = 2,
+        axis: Axis = None,
+        keepdims: bool = False,
+        *,
+        eps: float = 0.0,
+        mode: NormMode = "plain",
+        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
+    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        """Lp norm over ``axis``: ``(8, 64).norm(2, axis=-1) -> (8,)``.
+
+        ``p`` is any nonzero float, ``inf``/``-inf`` (max/min of ``|x|``) or 0 (count of
+        nonzeros). ``mode`` selects oneDNN's eps handling (finite ``p > 0`` only):
+        ``lp_max`` = max(sum|x|^p, eps)^(1/p), ``lp_sum`` = (sum|x|^p + eps)^(1/p),
+        ``power_p_max`` / ``power_p_sum`` the same without the root.
+        """
+        p_, eps_ = _norm_params(p, eps, mode)
+        return self._reduce("norm", axis, keepdims, out, p=p_, eps=eps_, mode=mode)
+
+    def norm_lp_max(
+        self,
+        p: float = 2,
+        eps: float = 0.0,
+        axis: Axis = None,
+        keepdims: bool = False,
+        *,
+        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
+    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        """oneDNN ``norm_lp_max``: max(sum|x|^p, eps)^(1/p): ``(8, 64) axis=-1 -> (8,)``."""
+        p_, eps_ = _norm_params(p, eps, "lp_max")
+        return self._reduce("norm_lp_max", axis, keepdims, out, p=p_, eps=eps_)
+
+    def norm_lp_sum(
+        self,
+        p: float = 2,
+        eps: float = 0.0,
+        axis: Axis = None,
+        keepdims: bool = False,
+        *,
+        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
+    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        """oneDNN ``norm_lp_sum``: (sum|x|^p + eps)^(1/p): ``(8, 64) axis=-1 -> (8,)``."""
+        p_, eps_ = _norm_params(p, eps, "lp_sum")
+        return self._reduce("norm_lp_sum", axis, keepdims, out, p=p_, eps=eps_)
+
+    def norm_lp_power_p_max(
+        self,
+        p: float = 2,
+        eps: float = 0.0,
+        axis: Axis = None,
+        keepdims: bool = False,
+        *,
+        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
+    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        """oneDNN ``norm_lp_power_p_max``: max(sum|x|^p, eps): ``(8, 64) axis=-1 -> (8,)``."""
+        p_, eps_ = _norm_params(p, eps, "power_p_max")
+        return self._reduce("norm_lp_power_p_max", axis, keepdims, out, p=p_, eps=eps_)
+
+    def norm_lp_power_p_sum(
+        self,
+        p: float = 2,
+        eps: float = 0.0,
+        axis: Axis = None,
+        keepdims: bool = False,
+        *,
+        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
+    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        """oneDNN ``norm_lp_power_p_sum``: sum|x|^p + eps: ``(8, 64) axis=-1 -> (8,)``."""
+        p_, eps_ = _norm_params(p, eps, "power_p_sum")
+        return self._reduce("norm_lp_power_p_sum", axis, keepdims, out, p=p_, eps=eps_)
+
+    def l2_normalize(
+        self,
+        axis: Axis = -1,
+        eps: float = 1e-12,
+        variant: L2Variant = "tensorflow",
+        *,
+        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
+    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        """``x`` divided by its L2 norm over ``axis``; the shape is kept: ``(8, 64) -> (8, 64)``.
+
+        ``variant``: ``tensorflow`` x/max(sum x^2, eps)^0.5, ``pytorch`` x/max((sum x^2)^0.5,
+        eps), ``openvino-add`` x/(sum x^2 + eps)^0.5, ``openvino-max`` x/max(sum x^2, eps)^0.5.
+        """
+        if variant not in rules.L2_VARIANTS:
+            raise ValueError(
+                f"unknown l2_normalize variant {variant!r}; choose one of "
+                f"{', '.join(rules.L2_VARIANTS)}"
+            )
+        eps_ = _real("eps", eps)
+        if eps_ < 0:
+            raise ValueError(f"eps must be >= 0, got {eps_}")
+        return self._reduce("l2_normalize", axis, False, out, eps=eps_, variant=variant)
+
+    def reduce_to(
+        self,
+        shape: Sequence[int],
+        op: str = "sum",
+        *,
+        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
+    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        """Reduce with ``op`` so that the result has exactly ``shape`` (oneDNN's dst shape).
+
+        Each target dim is the source dim or 1; missing leading dims are reduced away (the
+        inverse of broadcasting): ``(8, 3, 32, 32).reduce_to((1, 3, 1, 1), "mean")``.
+        """
+        spec = rules.REDUCTIONS.get(op)
+        if spec is None or spec.single_axis or spec.keeps_shape or spec.params:
+            usable = [
+                n
+                for n, s in rules.REDUCTIONS.items()
+                if not (s.single_axis or s.keeps_shape or s.params)
+            ]
+            raise ValueError(f"reduce_to op must be one of {', '.join(usable)}, got {op!r}")
+        dst = _shape_tuple(shape)
+        try:
+            axes = rules.reduce_to_shape(self.shape, dst)
+        except rules.RuleError as err:
+            _raise_rule_error(err)
+        result = self._reduce(op, axes, True)
+        return _store(result._data.reshape(dst), out, f"reduce_to({op})")
+
+    def sum_to(
+        self,
+        shape: Sequence[int],
+        *,
+        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
+    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        """Sum so that the result has ``shape``: ``(8, 3, 32, 32).sum_to((1, 3, 1, 1))``."""
+        return self.reduce_to(shape, "sum", out=out)
+
+    # -------------------------------------------------------------- elementwise
+    def _binary(self, other: object, fn: Any, reflected: bool = False) -> Any:
+        if isinstance(other, Tensor):
+            other_data: Any = other._data
+            _broadcast_check(self.shape, other.shape, reflected)
+        elif isinstance(other, (bool, int, float, np.bool_, np.integer, np.floating)):
+            other_data = other
+        elif isinstance(other, np.ndarray):
+            other_data = other
+            _broadcast_check(self.shape, other.shape, reflected)
+        else:
+            return NotImplemented
+        a, b = (other_data, self._data) if reflected else (self._data, other_data)
+        return wrap(fn(a, b))
+
+    def __add__(self, other: Operand) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        return self._binary(other, np.add)  # type: ignore[no-any-return]
+
+    def __radd__(self, other: Operand) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        return self._binary(other, np.add, True)  # type: ignore[no-any-return]
+
+    def __sub__(self, other: Operand) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        return self._binary(other, np.subtract)  # type: ignore[no-any-return]
+
+    def __rsub__(self, other: Operand) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        return self._binary(other, np.subtract, True)  # type: ignore[no-any-return]
+
+    def __mul__(self, other: Operand) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        return self._binary(other, np.multiply)  # type: ignore[no-any-return]
+
+    def __rmul__(self, other: Operand) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        return self._binary(other, np.multiply, True)  # type: ignore[no-any-return]
+
+    def __truediv__(self, other: Operand) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        return self._binary(other, np.true_divide)  # type: ignore[no-any-return]
+
+    def __rtruediv__(self, other: Operand) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        return self._binary(other, np.true_divide, True)  # type: ignore[no-any-return]
+
+    def __pow__(self, other: Operand) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        return self._binary(other, np.power)  # type: ignore[no-any-return]
+
+    def __rpow__(self, other: Operand) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        return self._binary(other, np.power, True)  # type: ignore[no-any-return]
+
+    def __lt__(self, other: Operand) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        return self._binary(other, np.less)  # type: ignore[no-any-return]
+
+    def __le__(self, other: Operand) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        return self._binary(other, np.less_equal)  # type: ignore[no-any-return]
+
+    def __gt__(self, other: Operand) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        return self._binary(other, np.greater)  # type: ignore[no-any-return]
+
+    def __ge__(self, other: Operand) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        return self._binary(other, np.greater_equal)  # type: ignore[no-any-return]
+
+    def __eq__(self, other: Operand) -> Tensor[Any, Unpack[tuple[Any, ...]]]:  # type: ignore[override]
+        return self._binary(other, np.equal)  # type: ignore[no-any-return]
+
+    def __ne__(self, other: Operand) -> Tensor[Any, Unpack[tuple[Any, ...]]]:  # type: ignore[override]
+        return self._binary(other, np.not_equal)  # type: ignore[no-any-return]
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __neg__(self) -> Tensor[DT, Unpack[Shape]]:
+        return Tensor(np.negative(self._data))
+
+    def __pos__(self) -> Tensor[DT, Unpack[Shape]]:
+        return Tensor(self._data.copy())
+
+    def __abs__(self) -> Tensor[DT, Unpack[Shape]]:
+        return Tensor(np.abs(self._data))
+
+
+AnyTensor: TypeAlias = Tensor[Any, Unpack[tuple[Any, ...]]]
+
+
+def wrap(value: Any) -> AnyTensor:
+    """Wrap an ndarray or numpy scalar as a Tensor (a scalar becomes rank 0)."""
+    return Tensor(np.asarray(value))
+
+
+def _store(result: npt.NDArray[Any], out: AnyTensor | None, name: str) -> AnyTensor:
+    if out is None:
+        return Tensor(result)
+    if not isinstance(out, Tensor):
+        raise TypeError(f"out= must be a typedtensor Tensor, got {type(out).__name__}")
+    if out.shape != result.shape:
+        raise ShapeError(
+            f"out= has shape {out.shape} but {name} produces shape {result.shape}; "
+            "allocate out with exactly the result shape"
+        )
+    if out._data.dtype != result.dtype:
+        raise TypeError(
+            f"out= has dtype {out._data.dtype.name} but {name} produces {result.dtype.name}; "
+            "allocate out with exactly the result dtype"
+        )
+    if not out._data.flags.writeable:
+        raise ValueError("out= is read-only")
+    np.copyto(out._data, result)
+    return out
+
+
+def _correction(correction: float | None, ddof: float | None) -> float:
+    if correction is not None and ddof is not None:
+        raise TypeError("give correction= or its numpy name ddof=, not both")
+    value = correction if correction is not None else ddof if ddof is not None else 0
+    c = _real("correction", value)
+    if c < 0 or math.isnan(c):
+        raise ValueError(f"correction must be >= 0, got {c}")
+    return c
+
+
+def _norm_params(p: object, eps: object, mode: object) -> tuple[float, float]:
+    p_ = _real("p", p)
+    eps_ = _real("eps", eps)
+    if mode not in rules.NORM_MODES:
+        raise ValueError(f"unknown norm mode {mode!r}; choose one of {', '.join(rules.NORM_MODES)}")
+    if math.isnan(p_):
+        raise ValueError("p must not be NaN")
+    if eps_ < 0 or math.isnan(eps_):
+        raise ValueError(f"eps must be >= 0, got {eps_}")
+    if mode == "plain":
+        if eps_ != 0:
+            raise ValueError(
+                "eps is used by the oneDNN norm modes only; pass mode='lp_max', 'lp_sum', "
+                "'power_p_max' or 'power_p_sum' (or use norm_lp_max and friends)"
+            )
+    elif not (math.isfinite(p_) and p_ > 0):
+        raise ValueError(f"norm mode {mode!r} needs a finite p > 0, got p={p_}")
+    return p_, eps_
+
+
+def _shape_tuple(shape: object) -> tuple[int, ...]:
+    if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
+        shape = (shape,)
+    if not isinstance(shape, (tuple, list)):
+        raise TypeError(f"shape must be a tuple of ints, got {type(shape).__name__} {shape!r}")
+    dims = []
+    for d in shape:
+        if isinstance(d, bool) or not isinstance(d, (int, np.integer)):
+            raise TypeError(f"shape entries must be ints, got {type(d).__name__} {d!r}")
+        if d < 0:
+            raise ValueError(f"shape entries must be >= 0, got {d} in {tuple(shape)}")
+        dims.append(int(d))
+    return tuple(dims)
+
+
+def _broadcast_check(left: tuple[int, ...], right: tuple[int, ...], reflected: bool) -> None:
+    a, b = (right, left) if reflected else (left, right)
+    try:
+        rules.broadcast_shapes(a, b)
+    except rules.RuleError as err:
+        _raise_rule_error(err)
+
+
+def check_shape(actual: tuple[int, ...], declared: Sequence[object]) -> None:
+    """Raise ``ShapeError`` unless ``actual`` matches ``declared`` (see ``assert_shape``)."""
+    if len(actual) != len(declared):
+        raise ShapeError(
+            f"expected a rank-{len(declared)} tensor of shape {_show(declared)}, "
+            f"got rank {len(actual)} with shape {actual}"
+        )
+    bound: dict[object, int] = {}
+    for i, (size, want) in enumerate(zip(actual, declared, strict=True)):
+        if want is None:
+            continue
+        if isinstance(want, (int, np.integer)) and not isinstance(want, bool):
+            if size != want:
+                raise ShapeError(
+                    f"dim {i} is {size} but {want} was declared: got shape {actual}, "
+                    f"expected {_show(declared)}"
+                )
+            continue
+        if _is_symbol(want):
+            if want in bound and bound[want] != size:
+                raise ShapeError(
+                    f"dim {i} is {size} but {_name(want)} was bound to {bound[want]} by an "
+                    f"earlier dim: got shape {actual}, expected {_show(declared)}"
+                )
+            bound[want] = size
+            continue
+        raise TypeError(
+            f"declared dim {want!r} must be an int, None, a TypeVar or a tt.Dim subclass"
+        )
+
+
+def _is_symbol(d: object) -> bool:
+    return isinstance(d, (typing.TypeVar, TypeVar)) or (isinstance(d, type) and issubclass(d, Dim))
+
+
+def _name(d: object) -> str:
+    return getattr(d, "__name__", repr(d))
+
+
+def _show(dims: Sequence[object]) -> str:
+    parts = ("?" if d is None else str(d) if isinstance(d, int) else _name(d) for d in dims)
+    return "(" + ", ".join(parts) + ")"
