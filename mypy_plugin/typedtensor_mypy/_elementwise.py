@@ -1,0 +1,95 @@
+"""Binary elementwise ops (Tensor operator dunders, ``tt.maximum``/``tt.minimum``): the
+broadcast result shape by the shared rule, the result dtype by ``elementwise_dtype``, and
+``typedtensor-shape`` errors for literal dims that cannot broadcast."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from mypy.nodes import Context
+from mypy.plugin import FunctionContext, MethodContext
+from mypy.types import Type
+
+from . import errorcodes
+from ._args import CallContext, find_arg
+from ._dtypes import elementwise_result_dtype, scalar_kind
+from ._rules import rules
+from ._tensortypes import (
+    Shape,
+    TensorView,
+    any_dim,
+    as_tensor,
+    dim_size,
+    make_tensor,
+    render_tensor,
+    unknown_star,
+)
+
+__all__ = ["binary_function_hook", "binary_method_hook"]
+
+Operand = TensorView | str  # a tensor, or a Python scalar kind ("pyint"...)
+
+
+def binary_method_hook(kind: str, reflected: bool) -> Callable[[MethodContext], Type]:
+    """Hook for an operator dunder of Tensor (``reflected``: ``__radd__`` and friends)."""
+
+    def hook(ctx: MethodContext) -> Type:
+        me = as_tensor(ctx.type)
+        arg = find_arg(ctx, "other", 0)
+        other = _operand(arg.type) if arg.given and not arg.opaque else None
+        if me is None or other is None:
+            return ctx.default_return_type
+        left, right = (other, me) if reflected else (me, other)
+        return _combine(ctx, kind, left, right, arg.anchor(ctx))
+
+    return hook
+
+
+def binary_function_hook(kind: str) -> Callable[[FunctionContext], Type]:
+    """Hook for ``tt.maximum(a, b)`` / ``tt.minimum(a, b)``."""
+
+    def hook(ctx: FunctionContext) -> Type:
+        a, b = find_arg(ctx, "a", 0), find_arg(ctx, "b", 1)
+        left = _operand(a.type) if a.given and not a.opaque else None
+        right = _operand(b.type) if b.given and not b.opaque else None
+        if left is None or right is None or (isinstance(left, str) and isinstance(right, str)):
+            return ctx.default_return_type
+        return _combine(ctx, kind, left, right, b.anchor(ctx))
+
+    return hook
+
+
+def _operand(t: Type | None) -> Operand | None:
+    if t is None:
+        return None
+    view = as_tensor(t)
+    return view if view is not None else scalar_kind(t)
+
+
+def _combine(ctx: CallContext, kind: str, left: Operand, right: Operand, anchor: Context) -> Type:
+    tensor = left if isinstance(left, TensorView) else right
+    assert isinstance(tensor, TensorView)
+    dtype = elementwise_result_dtype(
+        ctx.api,
+        kind,
+        left.dtype if isinstance(left, TensorView) else left,
+        right.dtype if isinstance(right, TensorView) else right,
+    )
+    if not isinstance(left, TensorView) or not isinstance(right, TensorView):
+        return make_tensor(tensor.info, dtype, tensor.shape)
+    if not (left.shape.exact and right.shape.exact):
+        return make_tensor(tensor.info, dtype, Shape((), unknown_star(ctx.api)))
+    try:
+        dims = rules.broadcast_shapes(
+            list(left.shape.prefix), list(right.shape.prefix), size_of=dim_size, unknown=any_dim()
+        )
+    except rules.BroadcastError as err:
+        ctx.api.fail(
+            f"cannot broadcast dim {dim_size(err.left)} with dim {dim_size(err.right)} at "
+            f"position {err.position}: {render_tensor(left.dtype, left.shape.items)} vs "
+            f"{render_tensor(right.dtype, right.shape.items)}",
+            anchor,
+            code=errorcodes.SHAPE,
+        )
+        return make_tensor(tensor.info, dtype, Shape((), unknown_star(ctx.api)))
+    return make_tensor(tensor.info, dtype, Shape(tuple(dims)))
