@@ -27,18 +27,14 @@ __all__ = [
     "DTYPE_NAMES",
     "DTypeRule",
     "DuplicateAxisError",
-    "ELEMENTWISE_KINDS",
     "L2_VARIANTS",
     "NORM_MODES",
-    "PY_SCALARS",
     "REDUCTIONS",
     "ReduceToShapeError",
     "ReductionSpec",
     "RuleError",
     "broadcast_shapes",
-    "elementwise_dtype",
     "normalize_axes",
-    "promote_types",
     "reduce_shape",
     "reduce_to_shape",
     "result_dtype",
@@ -394,88 +390,3 @@ def _norm_method_name(mode: str) -> str:
 
 #: name -> spec, for every reduction that takes ``axis``.
 REDUCTIONS: dict[str, ReductionSpec] = _table()
-
-
-# ------------------------------------------------------------------- elementwise dtypes
-#: Python scalar operands of an elementwise op (NEP 50: "weak", they adopt the tensor's dtype).
-PY_SCALARS: tuple[str, ...] = ("pybool", "pyint", "pyfloat")
-#: Kinds of binary elementwise op, for ``elementwise_dtype``.
-ELEMENTWISE_KINDS: tuple[str, ...] = (
-    "add",
-    "subtract",
-    "multiply",
-    "true_divide",
-    "power",
-    "compare",
-    "maximum",
-)
-
-
-def _bits(dtype: str) -> int:
-    return int("".join(c for c in dtype if c.isdigit()) or 8)
-
-
-def promote_types(a: str, b: str) -> str:
-    """numpy's ``promote_types`` for typedtensor's dtypes (bool < ints < floats).
-
-    >>> promote_types("int8", "uint8"), promote_types("int32", "float32")
-    ('int16', 'float64')
-    """
-    for d in (a, b):
-        if d not in DTYPE_NAMES:
-            raise ValueError(f"unknown dtype {d!r}; expected one of {', '.join(DTYPE_NAMES)}")
-    if a == b or b == "bool":
-        return a
-    if a == "bool":
-        return b
-    fa, fb = a in _FLOATS, b in _FLOATS
-    if fa or fb:
-        if fa and fb:
-            return "float64"
-        f, i = (a, b) if fa else (b, a)
-        return f if f == "float64" or _bits(i) <= 16 else "float64"
-    ua, ub = a in _UNSIGNED, b in _UNSIGNED
-    if ua == ub:
-        return a if _bits(a) >= _bits(b) else b
-    s, u = (b, a) if ua else (a, b)
-    if _bits(s) > _bits(u):
-        return s
-    return "float64" if _bits(u) == 64 else f"int{2 * _bits(u)}"
-
-
-def elementwise_dtype(kind: str, left: str, right: str) -> str | None:
-    """Result dtype of a binary elementwise op, or ``None`` when numpy rejects it or the
-    result is not a typedtensor dtype. ``left``/``right`` are dtype names or ``PY_SCALARS``
-    (Python scalars are weak, NEP 50: ``float32 * 2.0`` stays float32).
-
-    >>> elementwise_dtype("true_divide", "int32", "pyint")
-    'float64'
-    >>> elementwise_dtype("add", "int8", "pyint")
-    'int8'
-    """
-    if kind not in ELEMENTWISE_KINDS:
-        raise ValueError(f"unknown elementwise kind {kind!r}")
-    if left in PY_SCALARS and right in PY_SCALARS:
-        return None
-    if left in PY_SCALARS or right in PY_SCALARS:
-        scalar, strong = (left, right) if left in PY_SCALARS else (right, left)
-        if scalar == "pybool":
-            dtype = strong
-        elif scalar == "pyint":
-            dtype = "int64" if strong == "bool" else strong
-        else:
-            dtype = strong if strong in _FLOATS else "float64"
-        if strong not in DTYPE_NAMES:
-            raise ValueError(f"unknown dtype {strong!r}")
-    else:
-        dtype = promote_types(left, right)
-    if kind == "compare":
-        return "bool"
-    if kind == "true_divide":
-        return dtype if dtype in _FLOATS else "float64"
-    if dtype == "bool":
-        if kind == "subtract":
-            return None  # numpy: boolean subtract is not supported
-        if kind == "power":
-            return "int8"
-    return dtype
