@@ -124,7 +124,7 @@ def normalize_axes(axis: object, ndim: int, *, single: bool = False) -> tuple[in
     """
     if axis is None:
         return tuple(range(ndim))
-    if isinstance(axis, (tuple, list)):
+    if isinstance(axis, tuple):  # numpy takes tuples only (a list is a TypeError there too)
         if single:
             raise AxisTypeError(
                 f"this reduction takes a single axis (an int or None), got the tuple "
@@ -133,10 +133,11 @@ def normalize_axes(axis: object, ndim: int, *, single: bool = False) -> tuple[in
         spelled = [_as_axis_int(a) for a in axis]
     else:
         spelled = [_as_axis_int(axis)]
-    seen: dict[int, int] = {}
-    for a in spelled:
+    for a in spelled:  # ranges first, then duplicates, in numpy's order
         if not -ndim <= a < ndim:
             raise AxisRangeError(a, ndim)
+    seen: dict[int, int] = {}
+    for a in spelled:
         dim = a + ndim if a < 0 else a
         if dim in seen:
             raise DuplicateAxisError(seen[dim], a, dim, ndim)
@@ -363,7 +364,7 @@ def _table() -> dict[str, ReductionSpec]:
             ReductionSpec(
                 _norm_method_name(mode),
                 s.FLOAT,
-                None,
+                0.0,  # the empty sum of |x|^p, then the mode's eps rule
                 params=("p", "eps"),
                 norm_mode=mode,
                 doc=f"oneDNN norm mode {mode}",
