@@ -192,3 +192,34 @@ def test_rules_module_is_stdlib_only() -> None:
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize("a", DTYPES)
+@pytest.mark.parametrize("b", DTYPES)
+def test_binary_dtypes_match_numpy(a: str, b: str) -> None:
+    x, y = np.ones(2, a), np.ones(2, b)
+    promoted = rules.promote(a, b)
+    assert promoted == np.promote_types(a, b).name == (x + y).dtype.name
+    assert rules.binary_dtype(rules.BinaryRule.DIVIDE, promoted) == (x / y).dtype.name
+    assert rules.binary_dtype(rules.BinaryRule.COMPARE, promoted) == (x < y).dtype.name
+    assert np.maximum(x, y).dtype.name == promoted
+    assert rules.binary_dtype(rules.BinaryRule.POWER, promoted) == (x**y).dtype.name
+
+
+@pytest.mark.parametrize("a", DTYPES)
+@pytest.mark.parametrize(("kind", "scalar"), [("bool", True), ("int", 3), ("float", 2.5)])
+def test_scalar_promotion_matches_numpy(a: str, kind: str, scalar: Any) -> None:
+    x = np.ones(2, a)
+    assert rules.promote_scalar(a, kind) == (x * scalar).dtype.name == (scalar * x).dtype.name
+    promoted = rules.promote_scalar(a, kind)
+    assert rules.binary_dtype(rules.BinaryRule.DIVIDE, promoted) == (x / scalar).dtype.name
+
+
+@pytest.mark.parametrize("a", DTYPES)
+def test_unary_float_dtype(a: str) -> None:
+    numpy_dtype = np.exp(np.ones(2, a)).dtype
+    ours = np.dtype(rules.unary_float_dtype(a))
+    # the same as numpy where numpy stays within typedtensor's dtypes, else float64 (which
+    # holds numpy's float16/float32 result exactly)
+    assert ours == numpy_dtype or (numpy_dtype.itemsize < 8 and ours == np.float64)
+    assert np.can_cast(numpy_dtype, ours)
