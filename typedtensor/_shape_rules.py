@@ -361,8 +361,8 @@ def promote_scalar(dtype: str, scalar: str) -> str:
     """Result dtype of a tensor with a Python scalar (NEP 50 weak scalars), ``scalar`` one of
     ``"bool"``, ``"int"``, ``"float"``.
 
-    >>> promote_scalar("float32", "float"), promote_scalar("int8", "float"), promote_scalar("bool", "int")
-    ('float32', 'float64', 'int64')
+    >>> promote_scalar("float32", "float"), promote_scalar("int8", "float")
+    ('float32', 'float64')
     """
     if scalar == "bool":
         return dtype
