@@ -223,3 +223,10 @@ def test_unary_float_dtype(a: str) -> None:
     # holds numpy's float16/float32 result exactly)
     assert ours == numpy_dtype or (numpy_dtype.itemsize < 8 and ours == np.float64)
     assert np.can_cast(numpy_dtype, ours)
+
+
+def test_docstring_examples() -> None:
+    import doctest
+
+    failures, tried = doctest.testmod(rules, report=False)
+    assert tried >= 8 and failures == 0
