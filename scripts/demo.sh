@@ -8,7 +8,7 @@ PY=${PYTHON:-python3}
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
 
 echo "== 1. mypy --strict on examples/"
-.venv/bin/mypy --strict examples
+.venv/bin/mypy --strict examples/*.py
 
 echo "== 2. run the examples"
 for f in examples/*.py; do

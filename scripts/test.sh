@@ -10,6 +10,6 @@ echo "== ruff"
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 echo "== mypy --strict (library, plugin, examples)"
-.venv/bin/mypy --strict typedtensor mypy_plugin/typedtensor_mypy examples
+.venv/bin/mypy --strict typedtensor mypy_plugin/typedtensor_mypy examples/*.py
 echo "== pytest"
 .venv/bin/python -m pytest "$@"
