@@ -21,7 +21,14 @@ from mypy.types import (
 from . import _names as names
 from ._rules import rules
 
-__all__ = ["dtype_instance", "elementwise_result_dtype", "reduction_result_dtype", "scalar_kind"]
+__all__ = [
+    "Scalar",
+    "dtype_instance",
+    "elementwise_result_dtype",
+    "reduction_result_dtype",
+    "scalar_kind",
+    "unary_float_result_dtype",
+]
 
 
 def dtype_instance(api: CheckerPluginInterface, numpy_name: str) -> Type:
@@ -89,36 +96,70 @@ def reduction_result_dtype(api: CheckerPluginInterface, op: str, dtype: Type) ->
 
 
 def scalar_kind(t: Type) -> str | None:
-    """``"pyint"``/``"pyfloat"``/``"pybool"`` for a Python scalar operand type, else ``None``."""
+    """``"int"``/``"float"``/``"bool"`` for a Python scalar operand type, else ``None``."""
     p = get_proper_type(t)
     if isinstance(p, LiteralType):
         p = p.fallback
     if isinstance(p, Instance):
-        return {names.BOOL: "pybool", names.INT: "pyint", names.FLOAT: "pyfloat"}.get(
-            p.type.fullname
-        )
+        return _SCALARS.get(p.type.fullname)
     return None
 
 
-def elementwise_result_dtype(
-    api: CheckerPluginInterface, kind: str, left: Type | str, right: Type | str
-) -> Type:
-    """Result dtype of a binary elementwise op; operands are dtype types or a scalar kind."""
+_SCALARS = {names.BOOL: "bool", names.INT: "int", names.FLOAT: "float"}
+_BINARY_RULES = {
+    "add": "PROMOTE",
+    "subtract": "PROMOTE",
+    "multiply": "PROMOTE",
+    "maximum": "PROMOTE",
+    "power": "POWER",
+    "true_divide": "DIVIDE",
+    "compare": "COMPARE",
+}
 
-    def one(t: Type | str) -> list[str] | None:
-        return [t] if isinstance(t, str) else _candidates(api, t)
+
+class Scalar(str):
+    """A Python scalar operand's kind (``"int"``...), told apart from a dtype type."""
+
+
+def _binary(kind: str, a: str, a_scalar: bool, b: str, b_scalar: bool) -> str | None:
+    """One elementwise result by the shared rules; ``None`` where numpy raises."""
+    if a_scalar and b_scalar:
+        return None
+    if a_scalar or b_scalar:
+        promoted = rules.promote_scalar(b, a) if a_scalar else rules.promote_scalar(a, b)
+    else:
+        promoted = rules.promote(a, b)
+    if kind == "subtract" and promoted == "bool":
+        return None  # numpy rejects bool - bool (see BinaryRule.PROMOTE)
+    return rules.binary_dtype(rules.BinaryRule[_BINARY_RULES[kind]], promoted)
+
+
+def elementwise_result_dtype(
+    api: CheckerPluginInterface, kind: str, left: Type | Scalar, right: Type | Scalar
+) -> Type:
+    """Result dtype of a binary elementwise op; operands are dtype types or ``Scalar`` kinds."""
+
+    def one(t: Type | Scalar) -> list[str] | None:
+        return [str(t)] if isinstance(t, Scalar) else _candidates(api, t)
 
     lc, rc = one(left), one(right)
     if lc is None or rc is None:
         return AnyType(TypeOfAny.special_form)
-    same = not isinstance(left, str) and not isinstance(right, str) and left == right
+    ls, rs = isinstance(left, Scalar), isinstance(right, Scalar)
+    same = not ls and not rs and left == right
     pairs = [(c, c) for c in lc] if same else [(a, b) for a in lc for b in rc]
-    results = [(a, b, rules.elementwise_dtype(kind, a, b)) for a, b in pairs]
+    results = [(a, b, _binary(kind, a, ls, b, rs)) for a, b in pairs]
     if any(r is None for _, _, r in results):
         return AnyType(TypeOfAny.special_form)
-    if not isinstance(left, str) and all(r == a for a, _, r in results):
+    if not isinstance(left, Scalar) and all(r == a for a, _, r in results):
         return left  # e.g. a TypeVar operand whose every value is kept
-    if not isinstance(right, str) and all(r == b for _, b, r in results):
+    if not isinstance(right, Scalar) and all(r == b for _, b, r in results):
         return right
     family = _family_of(api, sorted({r for _, _, r in results if r is not None}))
     return family if family is not None else AnyType(TypeOfAny.special_form)
+
+
+def unary_float_result_dtype(api: CheckerPluginInterface, dtype: Type) -> Type:
+    """``exp``/``log``/``sqrt``: by ``rules.unary_float_dtype``."""
+    result = _summarise(api, dtype, rules.unary_float_dtype)
+    return result if result is not None else AnyType(TypeOfAny.special_form)

@@ -5,6 +5,7 @@ broadcast result shape by the shared rule, the result dtype by ``elementwise_dty
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Union
 
 from mypy.nodes import Context
 from mypy.plugin import FunctionContext, MethodContext
@@ -12,7 +13,7 @@ from mypy.types import Type
 
 from . import errorcodes
 from ._args import CallContext, find_arg
-from ._dtypes import elementwise_result_dtype, scalar_kind
+from ._dtypes import Scalar, elementwise_result_dtype, scalar_kind, unary_float_result_dtype
 from ._rules import rules
 from ._tensortypes import (
     Shape,
@@ -25,9 +26,9 @@ from ._tensortypes import (
     unknown_star,
 )
 
-__all__ = ["binary_function_hook", "binary_method_hook"]
+__all__ = ["binary_function_hook", "binary_method_hook", "unary_float_hook"]
 
-Operand = TensorView | str  # a tensor, or a Python scalar kind ("pyint"...)
+Operand = Union[TensorView, Scalar]  # a tensor, or a Python scalar kind ("int"...)
 
 
 def binary_method_hook(kind: str, reflected: bool) -> Callable[[MethodContext], Type]:
@@ -63,7 +64,10 @@ def _operand(t: Type | None) -> Operand | None:
     if t is None:
         return None
     view = as_tensor(t)
-    return view if view is not None else scalar_kind(t)
+    if view is not None:
+        return view
+    kind = scalar_kind(t)
+    return Scalar(kind) if kind is not None else None
 
 
 def _combine(ctx: CallContext, kind: str, left: Operand, right: Operand, anchor: Context) -> Type:
@@ -93,3 +97,12 @@ def _combine(ctx: CallContext, kind: str, left: Operand, right: Operand, anchor:
         )
         return make_tensor(tensor.info, dtype, Shape((), unknown_star(ctx.api)))
     return make_tensor(tensor.info, dtype, Shape(tuple(dims)))
+
+
+def unary_float_hook(ctx: FunctionContext) -> Type:
+    """``tt.exp/log/sqrt``: the shape kept, the dtype by ``rules.unary_float_dtype``."""
+    arg = find_arg(ctx, "x", 0)
+    view = as_tensor(arg.type) if arg.given and not arg.opaque and arg.type is not None else None
+    if view is None:
+        return ctx.default_return_type
+    return make_tensor(view.info, unary_float_result_dtype(ctx.api, view.dtype), view.shape)

@@ -14,7 +14,7 @@ from mypy.types import Type
 
 from . import _names as names
 from ._creation import arange_hook, shape_constructor_hook, tensor_hook
-from ._elementwise import binary_function_hook, binary_method_hook
+from ._elementwise import binary_function_hook, binary_method_hook, unary_float_hook
 from ._guard import guarded
 from ._reduce_to import reduce_to_hook
 from ._reductions import reduction_hook
@@ -48,6 +48,8 @@ def _function_table() -> dict[str, Callable[[FunctionContext], Type]]:
     table[f"{names.CREATION_MODULE}.tensor"] = tensor_hook
     for fn in ("maximum", "minimum"):
         table[f"{names.ELEMENTWISE_MODULE}.{fn}"] = binary_function_hook("maximum")
+    for fn in ("exp", "log", "sqrt"):
+        table[f"{names.ELEMENTWISE_MODULE}.{fn}"] = unary_float_hook
     return table
 
 
