@@ -1,7 +1,8 @@
-"""channel_stats.py with a bug: the reduce-to target forgets the batch dim.
+"""channel_stats.py with a bug: the reduce-to target drops one trailing dim.
 
-``(3, 1, 1)`` aligns with the trailing dims ``(3, 32, 32)`` of the NCHW batch, so the channel
-dim 3 sits under a pixel dim of 32: not the source dim and not 1.
+``(1, 3, 1)`` was meant as ``(1, 3, 1, 1)``. Targets align with the source from the right (the
+inverse of broadcasting), so against ``(N, 3, 32, 32)`` the channel dim 3 of the target sits
+under the pixel dim 32: neither 1 nor the source dim.
 """
 
 from __future__ import annotations
@@ -16,4 +17,4 @@ N = TypeVar("N")
 
 
 def channel_mean(x: Tensor[tt.float32, N, L[3], L[32], L[32]]) -> tt.AnyTensor:
-    return x.reduce_to((3, 1, 1), "mean")  # expect: typedtensor-shape
+    return x.reduce_to((1, 3, 1), "mean")  # expect: typedtensor-shape

@@ -17,6 +17,7 @@ TUPLE: Final = "builtins.tuple"
 INT: Final = "builtins.int"
 FLOAT: Final = "builtins.float"
 BOOL: Final = "builtins.bool"
+OBJECT: Final = "builtins.object"
 
 #: the name appended to ``options.always_true``: ``if TYPEDTENSOR_MYPY_PLUGIN:`` blocks in
 #: stubs are taken (and their ``else`` skipped) when the plugin is on

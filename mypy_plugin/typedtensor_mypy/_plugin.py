@@ -5,12 +5,20 @@ from __future__ import annotations
 import hashlib
 import inspect
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from mypy.nodes import TypeInfo
 from mypy.options import Options
-from mypy.plugin import FunctionContext, MethodContext, Plugin, ReportConfigContext
-from mypy.types import Type
+from mypy.plugin import (
+    FunctionContext,
+    FunctionSigContext,
+    MethodContext,
+    MethodSigContext,
+    Plugin,
+    ReportConfigContext,
+)
+from mypy.types import FunctionLike, Type
 
 from . import _names as names
 from ._creation import arange_hook, shape_constructor_hook, tensor_hook
@@ -19,10 +27,14 @@ from ._guard import guarded
 from ._reduce_to import reduce_to_hook
 from ._reductions import reduction_hook
 from ._rules import rules
+from ._signatures import single_axis_signature
 
 __all__ = ["TypedTensorPlugin", "VERSION"]
 
 VERSION = "0.1.0"
+
+#: reductions whose ``axis`` is a single int (a tuple is a ``typedtensor-axis`` error)
+_SINGLE_AXIS = frozenset(name for name, spec in rules.REDUCTIONS.items() if spec.single_axis)
 
 
 def _method_table() -> dict[str, Callable[[MethodContext], Type]]:
@@ -53,12 +65,17 @@ def _function_table() -> dict[str, Callable[[FunctionContext], Type]]:
     return table
 
 
-def _rules_fingerprint() -> str:
-    try:
-        source = inspect.getsource(rules)
-    except (OSError, TypeError):  # pragma: no cover - source always ships with the package
-        return "unknown"
-    return hashlib.sha256(source.encode()).hexdigest()[:16]
+def _fingerprint() -> str:
+    """A hash of the shape rules and of this plugin's own sources: editing either (not only
+    upgrading the package) invalidates mypy's cache."""
+    digest = hashlib.sha256()
+    files = [Path(inspect.getfile(rules)), *sorted(Path(__file__).parent.glob("*.py"))]
+    for path in files:
+        try:
+            digest.update(path.read_bytes())
+        except OSError:  # pragma: no cover - sources always ship with the packages
+            digest.update(path.name.encode())
+    return digest.hexdigest()[:16]
 
 
 class TypedTensorPlugin(Plugin):
@@ -71,11 +88,11 @@ class TypedTensorPlugin(Plugin):
             options.always_true.append(names.ALWAYS_TRUE_NAME)
         self._methods = {k: guarded(v) for k, v in _method_table().items()}
         self._functions = {k: guarded(v) for k, v in _function_table().items()}
-        self._fingerprint = _rules_fingerprint()
+        self._fingerprint = _fingerprint()
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
-        """Cache key: the plugin version and a hash of the shape rules it applies."""
-        return {"typedtensor_mypy": VERSION, "shape_rules": self._fingerprint}
+        """Cache key: the plugin version and a hash of the rules and plugin sources."""
+        return {"typedtensor_mypy": VERSION, "sources": self._fingerprint}
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         """Tensor's reductions and operators, also reached through subclasses of Tensor."""
@@ -83,14 +100,35 @@ class TypedTensorPlugin(Plugin):
         hook = self._methods.get(method)
         if hook is None:
             return None
+        return hook if self._defined_by_tensor(cls, method) else None
+
+    def get_method_signature_hook(
+        self, fullname: str
+    ) -> Callable[[MethodSigContext], FunctionLike] | None:
+        """``argmax``/``argmin`` with a tuple axis: one precise error instead of two."""
+        cls, _, method = fullname.rpartition(".")
+        if method not in _SINGLE_AXIS or not self._defined_by_tensor(cls, method):
+            return None
+        return single_axis_signature
+
+    def get_function_signature_hook(
+        self, fullname: str
+    ) -> Callable[[FunctionSigContext], FunctionLike] | None:
+        """The functional ``tt.argmax``/``tt.argmin``, as for the methods."""
+        module, _, fn = fullname.rpartition(".")
+        if module == names.REDUCTIONS_MODULE and fn in _SINGLE_AXIS:
+            return single_axis_signature
+        return None
+
+    def _defined_by_tensor(self, cls: str, method: str) -> bool:
         if cls == names.TENSOR:
-            return hook
+            return True
         sym = self.lookup_fully_qualified(cls)
         node = sym.node if sym is not None else None
         if not isinstance(node, TypeInfo):
-            return None
+            return False
         owner = node.get_containing_type_info(method)
-        return hook if owner is not None and owner.fullname == names.TENSOR else None
+        return owner is not None and owner.fullname == names.TENSOR
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         """``typedtensor.reductions.*``, the constructors and ``maximum``/``minimum``."""

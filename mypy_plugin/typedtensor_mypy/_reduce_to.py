@@ -34,7 +34,9 @@ def reduce_to_hook(fixed_op: str | None, method: bool) -> Callable[[CallContext]
 
 
 def _render(dims: Sequence[object]) -> str:
-    return "(" + ", ".join(render_dim(d) if isinstance(d, Type) else str(d) for d in dims) + ")"
+    """``(N, 3, 32)``; ``(64,)`` for one dim, like a tuple."""
+    parts = [render_dim(d) if isinstance(d, Type) else str(d) for d in dims]
+    return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
 
 
 def _reduce_to(ctx: CallContext, fixed_op: str | None, method: bool) -> Type:
