@@ -78,14 +78,30 @@ def _fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
+def _enable_always_true_name(options: Options) -> None:
+    """Make ``if TYPEDTENSOR_MYPY_PLUGIN:`` blocks (in stubs) always taken under the plugin.
+
+    The list is replaced, not appended to: ``Options.snapshot()`` copies the dict shallowly,
+    so an in-place append would also change dmypy's snapshot of the command-line options and
+    make every later ``dmypy run`` restart with "configuration changed". Per-module options
+    are cloned from these later (lazily); any already cloned get the name too.
+    """
+    name = names.ALWAYS_TRUE_NAME
+    targets = [options]
+    cached = getattr(options, "_per_module_cache", None)
+    if isinstance(cached, dict):
+        targets += [o for o in cached.values() if isinstance(o, Options)]
+    for target in targets:
+        if name not in target.always_true:
+            target.always_true = [*target.always_true, name]
+
+
 class TypedTensorPlugin(Plugin):
     """Exact result types for typedtensor reductions, constructors and elementwise ops."""
 
     def __init__(self, options: Options) -> None:
         super().__init__(options)
-        # stubs can offer mypy+plugin a plain signature under `if TYPEDTENSOR_MYPY_PLUGIN:`
-        if names.ALWAYS_TRUE_NAME not in options.always_true:
-            options.always_true.append(names.ALWAYS_TRUE_NAME)
+        _enable_always_true_name(options)
         self._methods = {k: guarded(v) for k, v in _method_table().items()}
         self._functions = {k: guarded(v) for k, v in _function_table().items()}
         self._fingerprint = _fingerprint()
