@@ -8,8 +8,7 @@ names and variables typed ``Literal[...]``: mypy gives all of these a literal ty
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
-from typing import Final, Union
+from typing import Final, NamedTuple, Union
 
 from mypy.nodes import ArgKind, Context, Expression, FloatExpr, IntExpr, UnaryExpr
 from mypy.plugin import FunctionContext, MethodContext
@@ -29,8 +28,7 @@ class Unknown(enum.Enum):
 UNKNOWN: Final = Unknown.UNKNOWN
 
 
-@dataclass(frozen=True)
-class Arg:
+class Arg(NamedTuple):
     """One formal parameter's actual argument: absent, a single expression, or opaque
     (passed through ``*args``/``**kwargs``, so its value is unknown)."""
 
@@ -44,21 +42,26 @@ class Arg:
         return self.expr if self.expr is not None else ctx.context
 
 
+_STAR_KINDS: Final = frozenset((ArgKind.ARG_STAR, ArgKind.ARG_STAR2))
+_ABSENT: Final = Arg(given=False)
+_OPAQUE: Final = Arg(given=True, opaque=True)
+
+
 def find_arg(ctx: CallContext, name: str | None, position: int | None = None) -> Arg:
     """The argument for parameter ``name`` (or formal ``position`` when names are absent)."""
     formals = ctx.callee_arg_names
-    if name is not None and name in formals:
+    try:
         index = formals.index(name)
-    elif position is not None and position < len(formals):
+    except ValueError:
+        if position is None or position >= len(formals):
+            return _OPAQUE  # an unexpected signature (a stub overload with other names...)
         index = position
-    else:  # an unexpected signature (e.g. a stub overload with other names): unknown
-        return Arg(given=True, opaque=True)
-    if index >= len(ctx.args) or not ctx.args[index]:
-        return Arg(given=False)
-    kinds = ctx.arg_kinds[index]
-    if len(ctx.args[index]) != 1 or kinds[0] in (ArgKind.ARG_STAR, ArgKind.ARG_STAR2):
-        return Arg(given=True, expr=ctx.args[index][0], opaque=True)
-    return Arg(given=True, type=ctx.arg_types[index][0], expr=ctx.args[index][0])
+    actuals = ctx.args[index] if index < len(ctx.args) else None
+    if not actuals:
+        return _ABSENT
+    if len(actuals) != 1 or ctx.arg_kinds[index][0] in _STAR_KINDS:
+        return Arg(given=True, expr=actuals[0], opaque=True)
+    return Arg(given=True, type=ctx.arg_types[index][0], expr=actuals[0])
 
 
 def literal_value(t: Type | None) -> object:

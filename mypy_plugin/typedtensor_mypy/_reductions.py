@@ -99,24 +99,23 @@ def reduce_dims(
     anchor: Context,
 ) -> Shape | None:
     """The reduced shape, or ``None`` after an error; unknown parts become ``Any``."""
-    one = literal_dim(ctx.api, 1)
-    unknown = Shape((), unknown_star(ctx.api))
     known_keepdims = isinstance(keepdims, bool)
     if axis is UNKNOWN or axis is _ONE_INT:
         if not known_keepdims or not shape.exact:
-            return unknown
+            return Shape((), unknown_star(ctx.api))
         if keepdims:  # each dim is itself or 1
             return Shape(tuple(d if dim_size(d) == 1 else any_dim() for d in shape.prefix))
         if axis is _ONE_INT and shape.prefix:
             return Shape(tuple(any_dim() for _ in shape.prefix[1:]))
-        return unknown
+        return Shape((), unknown_star(ctx.api))
     if shape.exact:
+        one: Type = literal_dim(ctx.api, 1) if keepdims else any_dim()  # unused unless kept
         try:
-            dims = rules.reduce_shape(list(shape.prefix), axis, bool(keepdims), one, single=single)
+            dims = rules.reduce_shape(shape.prefix, axis, bool(keepdims), one, single=single)
         except rules.RuleError as err:
             report_rule_error(ctx, err, anchor)
             return None
-        return Shape(tuple(dims)) if known_keepdims else unknown
+        return Shape(tuple(dims)) if known_keepdims else Shape((), unknown_star(ctx.api))
     return _reduce_partial(ctx, shape, axis, keepdims, single, anchor)
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from mypy.maptype import map_instance_to_supertype
 from mypy.nodes import TypeInfo
@@ -39,8 +39,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class Shape:
+class Shape(NamedTuple):
     """The dims of a tensor type: ``prefix, *star, suffix``; ``star is None`` for a known rank."""
 
     prefix: tuple[Type, ...]
@@ -58,8 +57,7 @@ class Shape:
         return [*self.prefix, *([self.star] if self.star is not None else []), *self.suffix]
 
 
-@dataclass(frozen=True)
-class TensorView:
+class TensorView(NamedTuple):
     """A tensor type taken apart: Tensor's ``TypeInfo``, the dtype argument and the shape."""
 
     info: TypeInfo
