@@ -82,6 +82,8 @@ def _combine(ctx: CallContext, kind: str, left: Operand, right: Operand, anchor:
     if not isinstance(left, TensorView) or not isinstance(right, TensorView):
         return make_tensor(tensor.info, dtype, tensor.shape)
     if not (left.shape.exact and right.shape.exact):
+        if left.shape.items == right.shape.items:  # e.g. two Tensor[DT, B, *Rest]
+            return make_tensor(tensor.info, dtype, left.shape)
         return make_tensor(tensor.info, dtype, Shape((), unknown_star(ctx.api)))
     try:
         dims = rules.broadcast_shapes(
