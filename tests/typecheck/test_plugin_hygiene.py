@@ -141,7 +141,10 @@ def test_dmypy_follows_changes(tmp_path: Path) -> None:
 
 
 STUB = """\
-TYPEDTENSOR_MYPY_PLUGIN: bool
+from typing import Final, overload
+
+TYPEDTENSOR_MYPY_PLUGIN: Final[bool]
+MYPY: Final[bool]
 
 if TYPEDTENSOR_MYPY_PLUGIN:
     def answer() -> int: ...
@@ -149,11 +152,23 @@ if TYPEDTENSOR_MYPY_PLUGIN:
 else:
     def answer() -> int: ...
     def without_plugin() -> str: ...
+
+class Box:
+    # the generated stubs' pattern: nested in a class body, negated
+    if MYPY:
+        if not TYPEDTENSOR_MYPY_PLUGIN:
+            @overload
+            def get(self, a: int) -> int: ...
+            @overload
+            def get(self, a: str) -> str: ...
+        else:
+            def get(self, a: object) -> bytes: ...
 """
 USE_STUB = """\
-from fakestubs import answer, plugin_only, without_plugin
+from fakestubs import Box, answer, plugin_only, without_plugin
 
 reveal_type(answer())
+reveal_type(Box().get(1))
 """
 UNREACHABLE = 'Module "fakestubs" has no attribute "without_plugin"'
 
@@ -188,12 +203,14 @@ def test_always_true_name_selects_the_stub_branch(
     args = ["--python-executable", str(installed_stub_env), "--no-incremental", "use_stub.py"]
     result = run_mypy(args, work, config=config)
     assert_no_crash(result)
-    assert 'Revealed type is "int"' in result.stdout, result.stdout
+    assert 'use_stub.py:3: note: Revealed type is "int"' in result.stdout, result.stdout
     if plugin_on:  # the else branch is unreachable: its names do not exist
         assert UNREACHABLE in result.stdout, result.stdout
         assert "plugin_only" not in result.stdout, result.stdout
+        assert 'use_stub.py:4: note: Revealed type is "bytes"' in result.stdout, result.stdout
     else:  # mypy alone: the value of a `bool` is unknown, both branches count
         assert result.returncode == 0, result.stdout
+        assert 'use_stub.py:4: note: Revealed type is "int"' in result.stdout, result.stdout
 
 
 def test_always_true_survives_the_cache_in_both_directions(
