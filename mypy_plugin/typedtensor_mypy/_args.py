@@ -68,11 +68,14 @@ def literal_value(t: Type | None) -> object:
     """The literal value of a type: ``None``, an int/bool/str, a (nested) tuple; else UNKNOWN."""
     if t is None:
         return UNKNOWN
+    if type(t) is Instance:  # the common case first: `1` is `int` with a last known value
+        last = t.last_known_value
+        return UNKNOWN if last is None else literal_value(last)
     p = get_proper_type(t)
-    if isinstance(p, NoneType):
-        return None
     if isinstance(p, LiteralType):
         return UNKNOWN if p.is_enum_literal() else p.value
+    if isinstance(p, NoneType):
+        return None
     if isinstance(p, Instance) and p.last_known_value is not None:
         return literal_value(p.last_known_value)
     if isinstance(p, TupleType):

@@ -103,6 +103,8 @@ def _tensor_instance(t: Type) -> Instance | None:
         p = get_proper_type(p.upper_bound)
     if not isinstance(p, Instance):
         return None
+    if p.type.fullname == names.TENSOR:
+        return p
     for base in p.type.mro:
         if base.fullname == names.TENSOR:
             return p if p.type is base else map_instance_to_supertype(p, base)
