@@ -139,6 +139,8 @@ class TypedTensorPlugin(Plugin):
     def _defined_by_tensor(self, cls: str, method: str) -> bool:
         if cls == names.TENSOR:
             return True
+        if cls.startswith("builtins."):  # `1 + 2`, `a == b` on builtins: never a Tensor
+            return False
         sym = self.lookup_fully_qualified(cls)
         node = sym.node if sym is not None else None
         if not isinstance(node, TypeInfo):

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 
 from mypy.types import TupleType, Type, get_proper_type
 
+from . import errorcodes
 from ._args import UNKNOWN, CallContext, arg_value, find_arg, literal_value
 from ._dtypes import reduction_result_dtype
 from ._reductions import check_out, receiver, report_rule_error
@@ -45,11 +46,18 @@ def _reduce_to(ctx: CallContext, fixed_op: str | None, method: bool) -> Type:
         return ctx.default_return_type
     op = fixed_op if fixed_op is not None else arg_value(find_arg(ctx, "op"), "sum")
     spec = rules.REDUCTIONS.get(op) if isinstance(op, str) else None
-    usable = spec is not None and not (spec.single_axis or spec.keeps_shape or spec.params)
+    usable = spec is not None and not _unusable(spec)
     if spec is not None and usable:
         dtype = reduction_result_dtype(ctx.api, spec.name, view.dtype)
     else:
         dtype = any_dim()
+        if isinstance(op, str):  # a literal op the runtime rejects
+            choices = [n for n, s in rules.REDUCTIONS.items() if not _unusable(s)]
+            ctx.api.fail(
+                f"reduce_to op must be one of {', '.join(choices)}, got {op!r}",
+                find_arg(ctx, "op").anchor(ctx),
+                code=errorcodes.AXIS,
+            )
     shape_arg = find_arg(ctx, "shape")
     target = arg_value(shape_arg, UNKNOWN)
     if isinstance(target, int) and not isinstance(target, bool):
@@ -72,6 +80,11 @@ def _reduce_to(ctx: CallContext, fixed_op: str | None, method: bool) -> Type:
     result = make_tensor(view.info, dtype, result_shape)
     check_out(ctx, fixed_op or (op if isinstance(op, str) else "reduce_to"), result)
     return result
+
+
+def _unusable(spec: rules.ReductionSpec) -> bool:
+    """Reductions ``reduce_to`` does not take (as the runtime's check)."""
+    return spec.single_axis or spec.keeps_shape or bool(spec.params)
 
 
 def _partial_target(ctx: CallContext, t: Type | None) -> Shape:

@@ -118,6 +118,10 @@ def reduce_to_cases() -> list[Case]:
                 x = tensor_name(rank, dtype)
                 op = ("sum", "mean", "max", "any", "prod")[mask % 5]
                 cases.append(Case(f"{x}.reduce_to({target[drop:]!r}, {op!r})", "reduce_to"))
+        for bad_op in ("argmax", "norm", "l2_normalize", "median"):
+            cases.append(
+                Case(f"{tensor_name(rank, 'int32')}.reduce_to({src!r}, {bad_op!r})", "reduce_to")
+            )
         bad = tuple(d + 1 for d in src)
         if rank:
             cases.append(Case(f"{tensor_name(rank, 'float32')}.sum_to({bad!r})", "reduce_to"))
