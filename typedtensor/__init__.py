@@ -30,6 +30,7 @@ from ._dtypes import (
     uint64,
 )
 from ._errors import AxisError, ShapeError
+from ._shapecheck import ShapeCheckError, shapecheck
 from ._tensor import AnyTensor, Axis, Dim, Tensor
 from .elementwise import abs, exp, log, maximum, minimum, negative, sqrt
 from .reductions import (
@@ -66,6 +67,7 @@ __all__ = [
     "Floating",
     "Integer",
     "Number",
+    "ShapeCheckError",
     "ShapeError",
     "SignedInteger",
     "Tensor",
@@ -108,6 +110,7 @@ __all__ = [
     "random",
     "reduce_to",
     "set_backend",
+    "shapecheck",
     "sqrt",
     "std",
     "sum",
