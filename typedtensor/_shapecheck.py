@@ -483,7 +483,8 @@ class _Checker:
         dtypes: dict[str, str] = {}
         if self.dtype_vars:
             for name, ann in self.params.items():
-                self._bind_dtypes(ann, bound.arguments[name], repr(name), dtypes)
+                for where, value in self._values(name, bound.arguments[name]):
+                    self._bind_dtypes(ann, value, where, dtypes)
         probed = bound.arguments
         for name in self.params:
             probed[name] = _probe_tree(probed[name])
@@ -500,6 +501,15 @@ class _Checker:
         if self.dtype_vars and self.ret is not None:
             self._bind_dtypes(self.ret, call.out, "return value", dtypes)
         return call.out
+
+    def _values(self, name: str, value: Any) -> list[tuple[str, Any]]:
+        """(path, value) pairs of one parameter: each item of ``*args`` and ``**kwargs``."""
+        kind = self.sig.parameters[name].kind
+        if kind is inspect.Parameter.VAR_POSITIONAL:
+            return [(f"argument {name!r}[{i}]", v) for i, v in enumerate(value)]
+        if kind is inspect.Parameter.VAR_KEYWORD:
+            return [(f"argument {name!r}[{k!r}]", v) for k, v in value.items()]
+        return [(f"argument {name!r}", value)]
 
     # --------------------------------------------------------- dtype TypeVar binding
     def _bind_dtypes(self, ann: object, value: object, path: str, seen: dict[str, str]) -> None:
@@ -526,9 +536,10 @@ class _Checker:
         jt = _jaxtyping()
         with jt.jaxtyped("context"):
             for name, ann in self.params.items():
-                failure = _why(ann, arguments[name], f"argument {name!r}")
-                if failure is not None:
-                    self._fail(*failure, _bindings())
+                for where, value in self._values(name, arguments[name]):
+                    failure = _why(ann, value, where)
+                    if failure is not None:
+                        self._fail(*failure, _bindings())
             if call.state == 2 and self.ret is not None:
                 failure = _why(self.ret, _probe_tree(call.out), "return value")
                 if failure is not None:

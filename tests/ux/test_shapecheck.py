@@ -1,7 +1,9 @@
 """@tt.shapecheck: runtime checks of Tensor annotations (jaxtyping + beartype underneath)."""
 
+import importlib
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any, TypeVar
 from typing import Literal as L  # noqa: N817
 
@@ -267,3 +269,54 @@ def test_import_typedtensor_imports_neither_numba_nor_jaxtyping() -> None:
         "assert 'jaxtyping' in sys.modules and 'beartype' in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+MODULE = """\
+from __future__ import annotations
+
+from typing import Literal as L, TypeVar
+
+import typedtensor as tt
+from typedtensor import Tensor
+
+N = TypeVar("N")
+
+
+class Layer:
+    @tt.shapecheck
+    def __call__(self, x: Tensor[tt.float32, N, L[2]]) -> Tensor[tt.float32, N]:
+        return x.sum(axis=1)
+
+
+@tt.shapecheck
+def local_name(x: Tensor[tt.float32, Later]) -> None: ...
+
+
+class Later(tt.Dim): ...
+"""
+
+
+def test_string_annotations_and_methods(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "ux_future_mod.py").write_text(MODULE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    mod = importlib.import_module("ux_future_mod")
+    layer = mod.Layer()
+    assert layer(f32(5, 2)).shape == (5,)
+    with pytest.raises(tt.ShapeCheckError) as err:
+        layer(f32(5, 3))
+    check_error(err, "argument 'x'", "Tensor[float32, N, 2]", "Tensor[float32, 5, 3]")
+    mod.local_name(f32(4))  # names are resolved at the first call, not at decoration
+
+
+def test_var_positional_and_keyword_only_parameters() -> None:
+    @tt.shapecheck
+    def total(*xs: Tensor[tt.float32, N], scale: Tensor[tt.float32, N]) -> Tensor[tt.float32, N]:
+        return scale
+
+    assert total(f32(3), f32(3), scale=f32(3)).shape == (3,)
+    with pytest.raises(tt.ShapeCheckError) as err:
+        total(f32(3), f32(4), scale=f32(3))
+    check_error(err, "argument 'xs'[1]", "Tensor[float32, N]", "Tensor[float32, 4]")
+    with pytest.raises(tt.ShapeCheckError) as err:
+        total(f32(3), scale=f32(2))
+    check_error(err, "argument 'scale'", "Tensor[float32, N]", "Tensor[float32, 2]")
