@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING, TextIO
 if TYPE_CHECKING:
     from mypy.build import BuildResult
     from mypy.nodes import Expression, MypyFile, Node
+    from mypy.options import Options
+    from mypy.plugin import Plugin
     from mypy.types import Type
 
 __all__ = ["main", "render_type", "shapes"]
@@ -131,8 +133,9 @@ def shapes(
     options.color_output = False
     options.error_summary = False
     plugin_state = "plugin off (--no-plugin)"
+    extra_plugins: list[Plugin] = []
     if plugin:
-        plugin_state = _enable_plugin(options.plugins)
+        plugin_state, extra_plugins = _enable_plugin(options)
 
     wanted = {os.path.abspath(p) for p in files}
     targets = [s for s in sources if s.path and os.path.abspath(s.path) in wanted]
@@ -147,7 +150,7 @@ def shapes(
             src = BuildSource(src.path, src.module, text, src.base_dir, src.followed)
         rebuilt.append(src)
     try:
-        result = build.build(rebuilt, options, stdout=out, stderr=err)
+        result = build.build(rebuilt, options, stdout=out, stderr=err, extra_plugins=extra_plugins)
     except CompileError as exc:  # blocking errors (syntax errors, bad plugin...)
         for message in exc.messages:
             print(message, file=out)
@@ -195,18 +198,28 @@ def shapes(
     return 1 if n_errors else 0
 
 
-def _enable_plugin(plugins: list[str]) -> str:
-    """Add the typedtensor plugin when it is installed and has a ``plugin`` entry point."""
-    if PLUGIN in plugins:
-        return f"plugin {PLUGIN} (from the mypy config)"
+def _enable_plugin(options: Options) -> tuple[str, list[Plugin]]:
+    """The typedtensor plugin, when installed with a ``plugin`` entry point, and a status line.
+
+    The plugin object is built here and handed to ``build`` as an extra plugin: mypy loads the
+    ``plugins`` of a config file only when there is a config file.
+    """
+    from mypy.plugin import Plugin
+    from mypy.version import __version__ as mypy_version
+
+    if options.config_file and PLUGIN in options.plugins:
+        return f"plugin {PLUGIN} (from {os.path.basename(options.config_file)})", []
     try:
         module = importlib.import_module(PLUGIN)
     except ImportError:
-        return f"plugin {PLUGIN} not installed"
-    if not callable(getattr(module, "plugin", None)):
-        return f"plugin {PLUGIN} has no entry point yet (plain signatures only)"
-    plugins.append(PLUGIN)
-    return f"plugin {PLUGIN}"
+        return f"plugin {PLUGIN} not installed", []
+    entry = getattr(module, "plugin", None)
+    if not callable(entry):
+        return f"plugin {PLUGIN} has no entry point yet (plain signatures only)", []
+    plugin_type = entry(mypy_version)
+    if not (isinstance(plugin_type, type) and issubclass(plugin_type, Plugin)):
+        return f"plugin {PLUGIN}: its entry point did not return a mypy Plugin class", []
+    return f"plugin {PLUGIN}", [plugin_type(options)]
 
 
 def _print_file(

@@ -6,7 +6,9 @@ import subprocess
 import sys
 import textwrap
 import types
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,6 +16,8 @@ from typedtensor import _cli
 
 GOOD = """\
 from typing import Any, Literal as L, TypeVar
+
+from typing_extensions import Unpack
 
 import typedtensor as tt
 from typedtensor import Tensor
@@ -31,6 +35,13 @@ c = center(x)
 a, n = c, 3
 for t in [c, c]:
     print(t)
+
+
+def mystery(x: Tensor[tt.float32, Unpack[tuple[Any, ...]]]) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+    return x
+
+
+m = mystery(x)
 """
 
 BAD = """\
@@ -51,12 +62,36 @@ v = first(
 """
 
 
+def fake_plugin_module() -> types.ModuleType:
+    """A stand-in for typedtensor_mypy whose hook types ``good.mystery(x)`` as
+    ``Tensor[<x's dtype>, 7]``: shows that the command runs mypy with the plugin enabled."""
+    from mypy.plugin import FunctionContext, Plugin
+    from mypy.types import Instance, LiteralType, Type, get_proper_type
+
+    def seven(ctx: FunctionContext) -> Type:
+        arg = get_proper_type(ctx.arg_types[0][0])
+        ret = get_proper_type(ctx.default_return_type)
+        assert isinstance(arg, Instance) and isinstance(ret, Instance)
+        dim = LiteralType(7, fallback=ctx.api.named_generic_type("builtins.int", []))
+        return ret.copy_modified(args=[arg.args[0], dim])
+
+    class FakePlugin(Plugin):
+        def get_function_hook(self, fullname: str) -> Any:
+            return seven if fullname == "good.mystery" else None
+
+    module = types.ModuleType(_cli.PLUGIN)
+    module.plugin = lambda version: FakePlugin  # type: ignore[attr-defined]
+    return module
+
+
 @pytest.fixture(scope="module")
-def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def workdir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     d = tmp_path_factory.mktemp("shapes")
     (d / "good.py").write_text(GOOD)
     (d / "bad.py").write_text(BAD)
-    return d
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(sys.modules, _cli.PLUGIN, fake_plugin_module())
+        yield d
 
 
 def run(workdir: Path, *args: str) -> tuple[int, str, str]:
@@ -105,6 +140,8 @@ def test_shapes_lists_types_after_lines_and_errors_in_place(workdir: Path) -> No
         """)
         in out
     )
+    # the type the plugin computes is the one listed
+    assert "m = mystery(x)\n#   m: Tensor[float32, 7]\n" in out
     # the error of a multi-line statement is shown under the statement, with its code
     assert (
         block("""
@@ -119,7 +156,9 @@ expected "Tensor[float32, Literal[3]]"  [arg-type]
     )
     assert "#   n:" not in out and "#   B:" not in out  # only tensor-typed bindings
     assert out.count("# ==> ") == 2
-    assert out.rstrip().endswith("Found 1 error in 1 file (checked 2 source files)")
+    assert out.rstrip().endswith(
+        f"plugin {_cli.PLUGIN}: Found 1 error in 1 file (checked 2 source files)"
+    )
 
 
 @pytest.mark.slow
@@ -131,6 +170,7 @@ def test_shapes_clean_file_exits_zero(workdir: Path) -> None:
     assert out.startswith(GOOD.splitlines()[0] + "\n")
 
 
+@pytest.mark.slow
 def test_module_entry_point_reports_syntax_errors(tmp_path: Path) -> None:
     (tmp_path / "broken.py").write_text("x = (\n")
     proc = subprocess.run(
@@ -163,15 +203,17 @@ def test_clear_message_when_mypy_is_missing(
 
 
 def test_plugin_is_added_only_when_it_has_an_entry_point(monkeypatch: pytest.MonkeyPatch) -> None:
-    empty = types.ModuleType(_cli.PLUGIN)
-    monkeypatch.setitem(sys.modules, _cli.PLUGIN, empty)
-    plugins: list[str] = []
-    assert "no entry point" in _cli._enable_plugin(plugins)
-    assert plugins == []
-    with_entry = types.ModuleType(_cli.PLUGIN)
-    with_entry.plugin = lambda version: object  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, _cli.PLUGIN, with_entry)
-    assert _cli._enable_plugin(plugins) == f"plugin {_cli.PLUGIN}"
-    assert plugins == [_cli.PLUGIN]
-    assert "from the mypy config" in _cli._enable_plugin(plugins)
-    assert plugins == [_cli.PLUGIN]
+    from mypy.options import Options
+
+    monkeypatch.setitem(sys.modules, _cli.PLUGIN, types.ModuleType(_cli.PLUGIN))
+    state, plugins = _cli._enable_plugin(Options())
+    assert "no entry point" in state and plugins == []
+    monkeypatch.setitem(sys.modules, _cli.PLUGIN, fake_plugin_module())
+    state, plugins = _cli._enable_plugin(Options())
+    assert state == f"plugin {_cli.PLUGIN}" and len(plugins) == 1
+    configured = Options()
+    configured.config_file, configured.plugins = "/x/mypy.ini", [_cli.PLUGIN]
+    state, plugins = _cli._enable_plugin(configured)  # mypy loads it itself
+    assert "from mypy.ini" in state and plugins == []
+    monkeypatch.setitem(sys.modules, _cli.PLUGIN, None)
+    assert "not installed" in _cli._enable_plugin(Options())[0]
