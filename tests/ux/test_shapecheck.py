@@ -320,3 +320,14 @@ def test_var_positional_and_keyword_only_parameters() -> None:
     with pytest.raises(tt.ShapeCheckError) as err:
         total(f32(3), scale=f32(2))
     check_error(err, "argument 'scale'", "Tensor[float32, N]", "Tensor[float32, 2]")
+
+
+def test_var_keyword_items_are_named_by_key() -> None:
+    @tt.shapecheck
+    def named(**parts: Tensor[tt.float32, N]) -> None:
+        return None
+
+    named(a=f32(2), b=f32(2))
+    with pytest.raises(tt.ShapeCheckError) as err:
+        named(a=f32(2), b=f32(3))
+    check_error(err, "argument 'parts'['b']", "Tensor[float32, N]", "Tensor[float32, 3]")
