@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 from typing import Any, TypeVar
-from typing import Literal as L  # noqa: N817
+from typing import Literal as L
 
 import numpy as np
 import pytest
