@@ -1,8 +1,8 @@
-"""channel_stats.py with a bug: the reduce-to target drops one trailing dim.
+"""channel_stats.py with a bug: the reduce-to target forgets a pixel dim.
 
-``(1, 3, 1)`` was meant as ``(1, 3, 1, 1)``. Targets align with the source from the right (the
-inverse of broadcasting), so against ``(N, 3, 32, 32)`` the channel dim 3 of the target sits
-under the pixel dim 32: neither 1 nor the source dim.
+``(1, 3, 1)`` aligns with the trailing dims ``(3, 32, 32)`` of the NCHW batch (a shorter target
+drops leading dims), so the channel dim 3 sits under a pixel dim of 32: neither the source dim
+nor 1.
 """
 
 from __future__ import annotations
