@@ -3,7 +3,10 @@ and the ``TYPEDTENSOR_MYPY_PLUGIN`` always-true name for stubs."""
 
 from __future__ import annotations
 
+import itertools
 import json
+import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -33,10 +36,11 @@ x.sum(axis=2)
 def _write(path: Path, text: str) -> None:
     path.write_text(text)
     # mypy trusts a cached file of equal size and mtime: move the mtime on explicitly
-    stamp = time.time() + 2
-    import os
-
+    stamp = time.time() + next(_TICKS)
     os.utime(path, (stamp, stamp))
+
+
+_TICKS = itertools.count(2)
 
 
 def test_rules_load_without_importing_numpy() -> None:
@@ -224,3 +228,42 @@ def test_always_true_survives_the_cache_in_both_directions(
         assert_no_crash(result)
         outputs.append(UNREACHABLE in result.stdout)
     assert outputs == [True, False, True]
+
+
+ANCHORS = """\
+from typing import Literal as L
+import typedtensor as tt
+from typedtensor import Tensor
+
+x: Tensor[tt.float32, L[2], L[3]]
+y: Tensor[tt.float32, L[4]]
+s: Tensor[tt.float32]
+x.sum(keepdims=True, axis=(0, 5))
+tt.mean(x, -3)
+x + y
+x.sum_to((1, 7))
+s.l2_normalize()
+"""
+
+
+def test_errors_are_anchored_at_the_offending_argument(tmp_path: Path) -> None:
+    (tmp_path / "anchors.py").write_text(ANCHORS)
+    result = run_mypy(["--show-column-numbers", "--no-incremental", "anchors.py"], tmp_path)
+    assert_no_crash(result)
+    columns = {}
+    for line in result.stdout.splitlines():
+        m = re.match(r"anchors\.py:(\d+):(\d+): error: .*\[(typedtensor-[a-z]+)\]$", line)
+        if m:
+            columns[int(m.group(1))] = (int(m.group(2)), m.group(3))
+    source = ANCHORS.splitlines()
+
+    def col(lineno: int, text: str) -> int:  # mypy columns are 1-based
+        return source[lineno - 1].index(text) + 1
+
+    assert columns == {
+        8: (col(8, "(0, 5)"), "typedtensor-axis"),
+        9: (col(9, "-3"), "typedtensor-axis"),
+        10: (col(10, "y"), "typedtensor-shape"),
+        11: (col(11, "(1, 7)"), "typedtensor-shape"),
+        12: (col(12, "s.l2_normalize()"), "typedtensor-axis"),  # a default axis: the call
+    }, result.stdout
