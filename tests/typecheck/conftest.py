@@ -1,8 +1,8 @@
 """Shared fixtures for the plugin's type-check tests.
 
-The YAML cases (pytest-mypy-plugins) run with ``tests/typecheck/mypy.ini`` (plugin on) unless a
-config file is given on the command line. ``TYPEDTENSOR_MYPY_DEBUG=1`` makes a hook that raises
-crash mypy instead of falling back quietly, so plugin bugs fail tests.
+The YAML cases (pytest-mypy-plugins) turn the plugin on per case (``mypy_config: *plugin_on``),
+so nothing here changes the configuration of other YAML suites. ``TYPEDTENSOR_MYPY_DEBUG=1``
+makes a hook that raises crash mypy instead of falling back quietly, so plugin bugs fail tests.
 """
 
 from __future__ import annotations
@@ -14,21 +14,12 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
-
 HERE = Path(__file__).parent
 REPO = HERE.parent.parent
 
 os.environ["TYPEDTENSOR_MYPY_DEBUG"] = "1"
 # pytest-mypy-plugins runs the `mypy` found on PATH: use this interpreter's (the venv's)
 os.environ["PATH"] = str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", "")
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    if getattr(config.option, "mypy_ini_file", None) is None and not getattr(
-        config.option, "mypy_pyproject_toml_file", None
-    ):
-        config.option.mypy_ini_file = str(HERE / "mypy.ini")
 
 
 @dataclass
