@@ -14,4 +14,4 @@ from typedtensor import Tensor
 
 
 def bias_grad(upstream: Tensor[tt.float32, L[8], L[32]]) -> tt.AnyTensor:
-    return upstream.sum_to((64,))  # expect: typedtensor-shape
+    return upstream.sum_to((64,))  # expect: typedtensor-shape "cannot reduce shape (8, 32) to (64,)"

@@ -17,4 +17,4 @@ N = TypeVar("N")
 
 
 def channel_mean(x: Tensor[tt.float32, N, L[3], L[32], L[32]]) -> tt.AnyTensor:
-    return x.reduce_to((1, 3, 1), "mean")  # expect: typedtensor-shape
+    return x.reduce_to((1, 3, 1), "mean")  # expect: typedtensor-shape "target dim 3 at position -2 is neither 1 nor the source dim 32"

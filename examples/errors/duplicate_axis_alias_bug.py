@@ -17,4 +17,4 @@ SEQ_AND_FEATURES: Final = (1, -2)
 
 
 def spread(x: Tensor[tt.float64, L[4], L[16], L[64]]) -> tt.AnyTensor:
-    return x.var(axis=SEQ_AND_FEATURES, correction=1)  # expect: typedtensor-axis
+    return x.var(axis=SEQ_AND_FEATURES, correction=1)  # expect: typedtensor-axis "axes 1 and -2 both refer to dim 1 of a rank-3 tensor"

@@ -14,7 +14,7 @@ from typedtensor import Tensor
 
 
 def pooled(image: Tensor[tt.float32, L[3], L[32], L[32]]) -> tt.AnyTensor:
-    return image.mean(axis=(2, 3))  # expect: typedtensor-axis
+    return image.mean(axis=(2, 3))  # expect: typedtensor-axis "axis 3 is out of range for a rank-3 tensor; valid axes are -3..2"
 
 
 print(pooled(tt.random((3, 32, 32), tt.float32, seed=0)))

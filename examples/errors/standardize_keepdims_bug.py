@@ -14,5 +14,5 @@ from typedtensor import Tensor
 
 
 def standardize_rows(x: Tensor[tt.float32, L[128], L[16]]) -> tt.AnyTensor:
-    centered: tt.AnyTensor = x - x.mean(axis=1)  # expect: typedtensor-shape
+    centered: tt.AnyTensor = x - x.mean(axis=1)  # expect: typedtensor-shape "cannot broadcast dim 16 with dim 128 at position -1"
     return centered / x.std(axis=1, keepdims=True)
