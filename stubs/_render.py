@@ -170,7 +170,9 @@ def valid_forms(spec: rules.ReductionSpec) -> Iterator[Form]:
 
 def poison_forms(spec: rules.ReductionSpec) -> Iterator[Form]:
     """``@deprecated`` overloads for literal axes the rules reject (out of range, duplicates)."""
-    for r in range(MAX_RANK + 1):
+    # rank 0 gets none: an empty shape is also what an unknown-rank receiver fits, and
+    # AnyTensor calls must never hit a poison overload.
+    for r in range(1, MAX_RANK + 1):
         dims = tuple(_dims(r))
         bad = []
         for a in POISON_AXES:
@@ -180,8 +182,7 @@ def poison_forms(spec: rules.ReductionSpec) -> Iterator[Form]:
                 bad.append(a)
         if bad:
             message = (
-                f"axis out of range for a rank-{r} tensor (the axis must be one of "
-                f"{-r}..{r - 1}); {rules.valid_axes_text(r)}"
+                f"axis out of range for a rank-{r} tensor; {rules.valid_axes_text(r)}"
                 if r
                 else f"axis out of range: {rules.valid_axes_text(r)}"
             )
@@ -280,6 +281,10 @@ def _overload_params(params: list[Param], first: str, receiver: str, form: Form)
     return out
 
 
+def _with_receiver(params: list[Param], first: str, receiver: str) -> list[Param]:
+    return [Param(p.name, p.kind, receiver, None) if p.name == first else p for p in params]
+
+
 def _axis_defaulted(params: Sequence[Param]) -> bool:
     for p in params[1:]:
         if p.name == "axis":
@@ -289,7 +294,9 @@ def _axis_defaulted(params: Sequence[Param]) -> bool:
     return False
 
 
-def ordered_forms(spec: rules.ReductionSpec, params: Sequence[Param]) -> list[Form]:
+def ordered_forms(
+    spec: rules.ReductionSpec, params: Sequence[Param], *, poison: bool = True
+) -> list[Form]:
     """All overloads of ``spec`` in resolution order.
 
     Valid forms come first (cheapest resolution for correct code), poison overloads after them
@@ -297,14 +304,15 @@ def ordered_forms(spec: rules.ReductionSpec, params: Sequence[Param]) -> list[Fo
     axis=...)``), literal-axis overloads need ``axis=...`` defaults too, so the ``axis=None``
     forms must precede them.
     """
+    poisons = list(poison_forms(spec)) if poison else []
     if spec.keeps_shape:
-        return [*poison_forms(spec), *shape_kept_forms(spec)]
+        return [*poisons, *shape_kept_forms(spec)]
     valid = list(valid_forms(spec))
     if not _axis_defaulted(params):
         # axis is the first parameter: order does not matter for arity, put the common first
         none_kept = [f for f in valid if f.axis == "None" and f.keepdims is True]
         valid = [f for f in valid if f not in none_kept] + none_kept
-    return [*valid, *poison_forms(spec)]
+    return [*valid, *poisons]
 
 
 def _camel(name: str) -> str:
@@ -319,11 +327,23 @@ def _overload_lines(
     result_dtype: str,
     plain_ret: str,
     indent: str,
+    poison: bool,
+    guard: bool = False,
 ) -> list[str]:
     """The overloads of one reduction (valid, poison, catch-all) at ``indent``."""
     first = params[0].name
     lines: list[str] = []
-    for form in ordered_forms(spec, params):
+    guarded = False
+    for form in ordered_forms(spec, params, poison=poison):
+        if form.result is None and guard and not guarded:
+            # unknown rank (AnyTensor) resolves here, before any poison overload can match it
+            guarded = True
+            unknown = _tensor("Any", ["Unpack[tuple[_UnknownDim, ...]]"])
+            lines.append(f"{indent}@overload")
+            lines.append(
+                f"{indent}def {name}({render_params(_with_receiver(params, first, unknown))})"
+                f" -> {plain_ret}: ..."
+            )
         op_params = _overload_params(params, first, receiver(form, form.result is not None), form)
         lines.append(f"{indent}@overload")
         if form.result is None:
@@ -347,14 +367,19 @@ def render_op(
     fn: Callable[..., Any],
     *,
     indent: str,
+    method: bool,
     plain_only: bool = False,
 ) -> str:
-    """Overloads + plugin branch for one reduction (a module function), at ``indent``.
+    """Overloads + plugin branch for one reduction, at ``indent``.
 
     ``if not TYPEDTENSOR_MYPY_PLUGIN:`` holds the overloads, ``else:`` the runtime signature:
     mypy with the plugin sees only the latter; mypy without it takes the first definition
     (the overloads); pyright reads the trailing plain ``def`` as the overloads'
     implementation. ``plain_only`` renders the runtime signature alone (benchmark baseline).
+    Module functions get no poison overloads: pyright checks every overload of a call whose
+    argument is partly ``Any`` (``AnyTensor``) and reports a deprecated one among them, which
+    would flag correct calls on unknown-shape tensors. (Methods dispatch on the receiver first;
+    an ``AnyTensor`` receiver makes that dispatch ambiguous and the result unknown, silently.)
     """
     params, ret = runtime_params(fn)
     dform = dtype_form(spec.dtype_rule)
@@ -367,7 +392,17 @@ def render_op(
         return _tensor(dform.receiver if valid else "Any", form.dims)
 
     lines = [f"{indent}if not TYPEDTENSOR_MYPY_PLUGIN:"]
-    lines += _overload_lines(spec, params, spec.name, receiver, dform.result, ret, indent + "    ")
+    lines += _overload_lines(
+        spec,
+        params,
+        spec.name,
+        receiver,
+        dform.result,
+        ret,
+        indent + "    ",
+        poison=method,
+        guard=method,
+    )
     lines.append(f"{indent}else:")
     lines.append(f"{indent}    {plain}")
     lines.append(f'{indent}        """{doc}"""')
@@ -392,8 +427,8 @@ def render_method(spec: rules.ReductionSpec, fn: Callable[..., Any], *, plain_on
     """
     indent = "    "
     if plain_only or not uses_descriptor(spec):
-        return render_op(spec, fn, indent=indent, plain_only=plain_only)
-    inner = render_op(spec, fn, indent=indent * 3)
+        return render_op(spec, fn, indent=indent, method=True, plain_only=plain_only)
+    inner = render_op(spec, fn, indent=indent * 3, method=True)
     return (
         f"{indent}if MYPY:\n{inner}{indent}else:\n"
         f"{indent * 2}{spec.name}: ClassVar[_{_camel(spec.name)}Method]\n"
@@ -522,6 +557,11 @@ def render_dispatch(base: str, spec: rules.ReductionSpec, calls: list[str]) -> s
         "",
         "    @overload",
         "    def __get__(self, obj: None, owner: Any) -> Self: ...",
+        # Unknown rank first: only Any dims (and rank 0) fit *tuple[_UnknownDim, ...]; without
+        # this an AnyTensor would bind to the rank-0 class and hit its poison overloads.
+        "    @overload",
+        f"    def __get__(self, obj: {base}Bound[_R, Unpack[tuple[_UnknownDim, ...]]], owner: Any)"
+        f" -> {calls[-1]}[_R, Unpack[tuple[Any, ...]]]: ...",
     ]
     for r, call in enumerate(calls):
         dims = _dims(r) if r <= MAX_RANK else ["Unpack[_Sh]"]

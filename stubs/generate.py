@@ -50,7 +50,9 @@ def render_all(*, plain_only: bool = False) -> dict[Path, str]:
             _render.render_method(spec, getattr(_tensor.Tensor, name), plain_only=plain_only)
         )
         functions.append(
-            _render.render_op(spec, getattr(reductions, name), indent="", plain_only=plain_only)
+            _render.render_op(
+                spec, getattr(reductions, name), indent="", method=False, plain_only=plain_only
+            )
         )
     names = "\n".join(f'    "{n}",' for n in reductions.__all__)
     return {

@@ -46,6 +46,9 @@ Operand: TypeAlias = Union[Tensor[Any, Unpack[tuple[Any, ...]]], int, float, boo
 NormMode: TypeAlias = Literal["plain", "lp_max", "lp_sum", "power_p_max", "power_p_sum"]
 L2Variant: TypeAlias = Literal["tensorflow", "pytorch", "openvino-add", "openvino-max"]
 
+class _UnknownDim:
+    """No real dim has this type: ``*tuple[_UnknownDim, ...]`` matches only unknown dims."""
+
 class Dim:
     """Base of named symbolic dims: ``class Batch(tt.Dim): ...`` then ``Tensor[DT, Batch, L[3]]``."""
 
@@ -214,28 +217,27 @@ class Tensor(Generic[DT, Unpack[Shape]]):
                 @overload
                 def sum(self: Tensor[_ReductionDTypes[_R, Any], _D0, _D1, _D2, _D3], axis: None = None, keepdims: Literal[True] = ..., *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[_R, Literal[1], Literal[1], Literal[1], Literal[1]]: ...
                 @overload
-                @deprecated("axis out of range: a rank-0 tensor has no axes (use axis=None or axis=())")
-                def sum(self: Tensor[Any], axis: Literal[-6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+                def sum(self: Tensor[Any, Unpack[tuple[_UnknownDim, ...]]], axis: Axis = None, keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-1 tensor (the axis must be one of -1..0); valid axes are -1..0")
+                @deprecated("axis out of range for a rank-1 tensor; valid axes are -1..0")
                 def sum(self: Tensor[Any, _D0], axis: Literal[-6, -5, -4, -3, -2, 1, 2, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-1 tensor; each axis may appear once")
                 def sum(self: Tensor[Any, _D0], axis: tuple[Literal[0, -1], Literal[0, -1]], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-2 tensor (the axis must be one of -2..1); valid axes are -2..1")
+                @deprecated("axis out of range for a rank-2 tensor; valid axes are -2..1")
                 def sum(self: Tensor[Any, _D0, _D1], axis: Literal[-6, -5, -4, -3, 2, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-2 tensor; each axis may appear once")
                 def sum(self: Tensor[Any, _D0, _D1], axis: tuple[Literal[0, -2], Literal[0, -2]] | tuple[Literal[1, -1], Literal[1, -1]], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-3 tensor (the axis must be one of -3..2); valid axes are -3..2")
+                @deprecated("axis out of range for a rank-3 tensor; valid axes are -3..2")
                 def sum(self: Tensor[Any, _D0, _D1, _D2], axis: Literal[-6, -5, -4, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-3 tensor; each axis may appear once")
                 def sum(self: Tensor[Any, _D0, _D1, _D2], axis: tuple[Literal[0, -3], Literal[0, -3]] | tuple[Literal[1, -2], Literal[1, -2]] | tuple[Literal[2, -1], Literal[2, -1]], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-4 tensor (the axis must be one of -4..3); valid axes are -4..3")
+                @deprecated("axis out of range for a rank-4 tensor; valid axes are -4..3")
                 def sum(self: Tensor[Any, _D0, _D1, _D2, _D3], axis: Literal[-6, -5, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-4 tensor; each axis may appear once")
@@ -376,28 +378,27 @@ class Tensor(Generic[DT, Unpack[Shape]]):
                 @overload
                 def prod(self: Tensor[_ReductionDTypes[_R, Any], _D0, _D1, _D2, _D3], axis: None = None, keepdims: Literal[True] = ..., *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[_R, Literal[1], Literal[1], Literal[1], Literal[1]]: ...
                 @overload
-                @deprecated("axis out of range: a rank-0 tensor has no axes (use axis=None or axis=())")
-                def prod(self: Tensor[Any], axis: Literal[-6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+                def prod(self: Tensor[Any, Unpack[tuple[_UnknownDim, ...]]], axis: Axis = None, keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-1 tensor (the axis must be one of -1..0); valid axes are -1..0")
+                @deprecated("axis out of range for a rank-1 tensor; valid axes are -1..0")
                 def prod(self: Tensor[Any, _D0], axis: Literal[-6, -5, -4, -3, -2, 1, 2, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-1 tensor; each axis may appear once")
                 def prod(self: Tensor[Any, _D0], axis: tuple[Literal[0, -1], Literal[0, -1]], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-2 tensor (the axis must be one of -2..1); valid axes are -2..1")
+                @deprecated("axis out of range for a rank-2 tensor; valid axes are -2..1")
                 def prod(self: Tensor[Any, _D0, _D1], axis: Literal[-6, -5, -4, -3, 2, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-2 tensor; each axis may appear once")
                 def prod(self: Tensor[Any, _D0, _D1], axis: tuple[Literal[0, -2], Literal[0, -2]] | tuple[Literal[1, -1], Literal[1, -1]], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-3 tensor (the axis must be one of -3..2); valid axes are -3..2")
+                @deprecated("axis out of range for a rank-3 tensor; valid axes are -3..2")
                 def prod(self: Tensor[Any, _D0, _D1, _D2], axis: Literal[-6, -5, -4, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-3 tensor; each axis may appear once")
                 def prod(self: Tensor[Any, _D0, _D1, _D2], axis: tuple[Literal[0, -3], Literal[0, -3]] | tuple[Literal[1, -2], Literal[1, -2]] | tuple[Literal[2, -1], Literal[2, -1]], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-4 tensor (the axis must be one of -4..3); valid axes are -4..3")
+                @deprecated("axis out of range for a rank-4 tensor; valid axes are -4..3")
                 def prod(self: Tensor[Any, _D0, _D1, _D2, _D3], axis: Literal[-6, -5, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-4 tensor; each axis may appear once")
@@ -538,28 +539,27 @@ class Tensor(Generic[DT, Unpack[Shape]]):
                 @overload
                 def mean(self: Tensor[_ReductionDTypes[Any, _R], _D0, _D1, _D2, _D3], axis: None = None, keepdims: Literal[True] = ..., *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[_R, Literal[1], Literal[1], Literal[1], Literal[1]]: ...
                 @overload
-                @deprecated("axis out of range: a rank-0 tensor has no axes (use axis=None or axis=())")
-                def mean(self: Tensor[Any], axis: Literal[-6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+                def mean(self: Tensor[Any, Unpack[tuple[_UnknownDim, ...]]], axis: Axis = None, keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-1 tensor (the axis must be one of -1..0); valid axes are -1..0")
+                @deprecated("axis out of range for a rank-1 tensor; valid axes are -1..0")
                 def mean(self: Tensor[Any, _D0], axis: Literal[-6, -5, -4, -3, -2, 1, 2, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-1 tensor; each axis may appear once")
                 def mean(self: Tensor[Any, _D0], axis: tuple[Literal[0, -1], Literal[0, -1]], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-2 tensor (the axis must be one of -2..1); valid axes are -2..1")
+                @deprecated("axis out of range for a rank-2 tensor; valid axes are -2..1")
                 def mean(self: Tensor[Any, _D0, _D1], axis: Literal[-6, -5, -4, -3, 2, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-2 tensor; each axis may appear once")
                 def mean(self: Tensor[Any, _D0, _D1], axis: tuple[Literal[0, -2], Literal[0, -2]] | tuple[Literal[1, -1], Literal[1, -1]], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-3 tensor (the axis must be one of -3..2); valid axes are -3..2")
+                @deprecated("axis out of range for a rank-3 tensor; valid axes are -3..2")
                 def mean(self: Tensor[Any, _D0, _D1, _D2], axis: Literal[-6, -5, -4, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-3 tensor; each axis may appear once")
                 def mean(self: Tensor[Any, _D0, _D1, _D2], axis: tuple[Literal[0, -3], Literal[0, -3]] | tuple[Literal[1, -2], Literal[1, -2]] | tuple[Literal[2, -1], Literal[2, -1]], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-4 tensor (the axis must be one of -4..3); valid axes are -4..3")
+                @deprecated("axis out of range for a rank-4 tensor; valid axes are -4..3")
                 def mean(self: Tensor[Any, _D0, _D1, _D2, _D3], axis: Literal[-6, -5, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-4 tensor; each axis may appear once")
@@ -700,28 +700,27 @@ class Tensor(Generic[DT, Unpack[Shape]]):
                 @overload
                 def max(self: Tensor[_S, _D0, _D1, _D2, _D3], axis: None = None, keepdims: Literal[True] = ..., *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[_S, Literal[1], Literal[1], Literal[1], Literal[1]]: ...
                 @overload
-                @deprecated("axis out of range: a rank-0 tensor has no axes (use axis=None or axis=())")
-                def max(self: Tensor[Any], axis: Literal[-6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+                def max(self: Tensor[Any, Unpack[tuple[_UnknownDim, ...]]], axis: Axis = None, keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-1 tensor (the axis must be one of -1..0); valid axes are -1..0")
+                @deprecated("axis out of range for a rank-1 tensor; valid axes are -1..0")
                 def max(self: Tensor[Any, _D0], axis: Literal[-6, -5, -4, -3, -2, 1, 2, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-1 tensor; each axis may appear once")
                 def max(self: Tensor[Any, _D0], axis: tuple[Literal[0, -1], Literal[0, -1]], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-2 tensor (the axis must be one of -2..1); valid axes are -2..1")
+                @deprecated("axis out of range for a rank-2 tensor; valid axes are -2..1")
                 def max(self: Tensor[Any, _D0, _D1], axis: Literal[-6, -5, -4, -3, 2, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-2 tensor; each axis may appear once")
                 def max(self: Tensor[Any, _D0, _D1], axis: tuple[Literal[0, -2], Literal[0, -2]] | tuple[Literal[1, -1], Literal[1, -1]], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-3 tensor (the axis must be one of -3..2); valid axes are -3..2")
+                @deprecated("axis out of range for a rank-3 tensor; valid axes are -3..2")
                 def max(self: Tensor[Any, _D0, _D1, _D2], axis: Literal[-6, -5, -4, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-3 tensor; each axis may appear once")
                 def max(self: Tensor[Any, _D0, _D1, _D2], axis: tuple[Literal[0, -3], Literal[0, -3]] | tuple[Literal[1, -2], Literal[1, -2]] | tuple[Literal[2, -1], Literal[2, -1]], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-4 tensor (the axis must be one of -4..3); valid axes are -4..3")
+                @deprecated("axis out of range for a rank-4 tensor; valid axes are -4..3")
                 def max(self: Tensor[Any, _D0, _D1, _D2, _D3], axis: Literal[-6, -5, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-4 tensor; each axis may appear once")
@@ -862,28 +861,27 @@ class Tensor(Generic[DT, Unpack[Shape]]):
                 @overload
                 def min(self: Tensor[_S, _D0, _D1, _D2, _D3], axis: None = None, keepdims: Literal[True] = ..., *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[_S, Literal[1], Literal[1], Literal[1], Literal[1]]: ...
                 @overload
-                @deprecated("axis out of range: a rank-0 tensor has no axes (use axis=None or axis=())")
-                def min(self: Tensor[Any], axis: Literal[-6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+                def min(self: Tensor[Any, Unpack[tuple[_UnknownDim, ...]]], axis: Axis = None, keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-1 tensor (the axis must be one of -1..0); valid axes are -1..0")
+                @deprecated("axis out of range for a rank-1 tensor; valid axes are -1..0")
                 def min(self: Tensor[Any, _D0], axis: Literal[-6, -5, -4, -3, -2, 1, 2, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-1 tensor; each axis may appear once")
                 def min(self: Tensor[Any, _D0], axis: tuple[Literal[0, -1], Literal[0, -1]], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-2 tensor (the axis must be one of -2..1); valid axes are -2..1")
+                @deprecated("axis out of range for a rank-2 tensor; valid axes are -2..1")
                 def min(self: Tensor[Any, _D0, _D1], axis: Literal[-6, -5, -4, -3, 2, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-2 tensor; each axis may appear once")
                 def min(self: Tensor[Any, _D0, _D1], axis: tuple[Literal[0, -2], Literal[0, -2]] | tuple[Literal[1, -1], Literal[1, -1]], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-3 tensor (the axis must be one of -3..2); valid axes are -3..2")
+                @deprecated("axis out of range for a rank-3 tensor; valid axes are -3..2")
                 def min(self: Tensor[Any, _D0, _D1, _D2], axis: Literal[-6, -5, -4, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-3 tensor; each axis may appear once")
                 def min(self: Tensor[Any, _D0, _D1, _D2], axis: tuple[Literal[0, -3], Literal[0, -3]] | tuple[Literal[1, -2], Literal[1, -2]] | tuple[Literal[2, -1], Literal[2, -1]], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-4 tensor (the axis must be one of -4..3); valid axes are -4..3")
+                @deprecated("axis out of range for a rank-4 tensor; valid axes are -4..3")
                 def min(self: Tensor[Any, _D0, _D1, _D2, _D3], axis: Literal[-6, -5, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-4 tensor; each axis may appear once")
@@ -1024,28 +1022,27 @@ class Tensor(Generic[DT, Unpack[Shape]]):
                 @overload
                 def any(self: Tensor[Any, _D0, _D1, _D2, _D3], axis: None = None, keepdims: Literal[True] = ..., *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[bool_, Literal[1], Literal[1], Literal[1], Literal[1]]: ...
                 @overload
-                @deprecated("axis out of range: a rank-0 tensor has no axes (use axis=None or axis=())")
-                def any(self: Tensor[Any], axis: Literal[-6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+                def any(self: Tensor[Any, Unpack[tuple[_UnknownDim, ...]]], axis: Axis = None, keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-1 tensor (the axis must be one of -1..0); valid axes are -1..0")
+                @deprecated("axis out of range for a rank-1 tensor; valid axes are -1..0")
                 def any(self: Tensor[Any, _D0], axis: Literal[-6, -5, -4, -3, -2, 1, 2, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-1 tensor; each axis may appear once")
                 def any(self: Tensor[Any, _D0], axis: tuple[Literal[0, -1], Literal[0, -1]], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-2 tensor (the axis must be one of -2..1); valid axes are -2..1")
+                @deprecated("axis out of range for a rank-2 tensor; valid axes are -2..1")
                 def any(self: Tensor[Any, _D0, _D1], axis: Literal[-6, -5, -4, -3, 2, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-2 tensor; each axis may appear once")
                 def any(self: Tensor[Any, _D0, _D1], axis: tuple[Literal[0, -2], Literal[0, -2]] | tuple[Literal[1, -1], Literal[1, -1]], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-3 tensor (the axis must be one of -3..2); valid axes are -3..2")
+                @deprecated("axis out of range for a rank-3 tensor; valid axes are -3..2")
                 def any(self: Tensor[Any, _D0, _D1, _D2], axis: Literal[-6, -5, -4, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-3 tensor; each axis may appear once")
                 def any(self: Tensor[Any, _D0, _D1, _D2], axis: tuple[Literal[0, -3], Literal[0, -3]] | tuple[Literal[1, -2], Literal[1, -2]] | tuple[Literal[2, -1], Literal[2, -1]], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-4 tensor (the axis must be one of -4..3); valid axes are -4..3")
+                @deprecated("axis out of range for a rank-4 tensor; valid axes are -4..3")
                 def any(self: Tensor[Any, _D0, _D1, _D2, _D3], axis: Literal[-6, -5, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-4 tensor; each axis may appear once")
@@ -1186,28 +1183,27 @@ class Tensor(Generic[DT, Unpack[Shape]]):
                 @overload
                 def all(self: Tensor[Any, _D0, _D1, _D2, _D3], axis: None = None, keepdims: Literal[True] = ..., *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[bool_, Literal[1], Literal[1], Literal[1], Literal[1]]: ...
                 @overload
-                @deprecated("axis out of range: a rank-0 tensor has no axes (use axis=None or axis=())")
-                def all(self: Tensor[Any], axis: Literal[-6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+                def all(self: Tensor[Any, Unpack[tuple[_UnknownDim, ...]]], axis: Axis = None, keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-1 tensor (the axis must be one of -1..0); valid axes are -1..0")
+                @deprecated("axis out of range for a rank-1 tensor; valid axes are -1..0")
                 def all(self: Tensor[Any, _D0], axis: Literal[-6, -5, -4, -3, -2, 1, 2, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-1 tensor; each axis may appear once")
                 def all(self: Tensor[Any, _D0], axis: tuple[Literal[0, -1], Literal[0, -1]], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-2 tensor (the axis must be one of -2..1); valid axes are -2..1")
+                @deprecated("axis out of range for a rank-2 tensor; valid axes are -2..1")
                 def all(self: Tensor[Any, _D0, _D1], axis: Literal[-6, -5, -4, -3, 2, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-2 tensor; each axis may appear once")
                 def all(self: Tensor[Any, _D0, _D1], axis: tuple[Literal[0, -2], Literal[0, -2]] | tuple[Literal[1, -1], Literal[1, -1]], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-3 tensor (the axis must be one of -3..2); valid axes are -3..2")
+                @deprecated("axis out of range for a rank-3 tensor; valid axes are -3..2")
                 def all(self: Tensor[Any, _D0, _D1, _D2], axis: Literal[-6, -5, -4, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-3 tensor; each axis may appear once")
                 def all(self: Tensor[Any, _D0, _D1, _D2], axis: tuple[Literal[0, -3], Literal[0, -3]] | tuple[Literal[1, -2], Literal[1, -2]] | tuple[Literal[2, -1], Literal[2, -1]], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-4 tensor (the axis must be one of -4..3); valid axes are -4..3")
+                @deprecated("axis out of range for a rank-4 tensor; valid axes are -4..3")
                 def all(self: Tensor[Any, _D0, _D1, _D2, _D3], axis: Literal[-6, -5, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-4 tensor; each axis may appear once")
@@ -1348,28 +1344,27 @@ class Tensor(Generic[DT, Unpack[Shape]]):
                 @overload
                 def var(self: Tensor[_ReductionDTypes[Any, _R], _D0, _D1, _D2, _D3], axis: None = None, keepdims: Literal[True] = ..., *, correction: float | None = None, ddof: float | None = None, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[_R, Literal[1], Literal[1], Literal[1], Literal[1]]: ...
                 @overload
-                @deprecated("axis out of range: a rank-0 tensor has no axes (use axis=None or axis=())")
-                def var(self: Tensor[Any], axis: Literal[-6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5], keepdims: bool = False, *, correction: float | None = None, ddof: float | None = None, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+                def var(self: Tensor[Any, Unpack[tuple[_UnknownDim, ...]]], axis: Axis = None, keepdims: bool = False, *, correction: float | None = None, ddof: float | None = None, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-1 tensor (the axis must be one of -1..0); valid axes are -1..0")
+                @deprecated("axis out of range for a rank-1 tensor; valid axes are -1..0")
                 def var(self: Tensor[Any, _D0], axis: Literal[-6, -5, -4, -3, -2, 1, 2, 3, 4, 5], keepdims: bool = False, *, correction: float | None = None, ddof: float | None = None, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-1 tensor; each axis may appear once")
                 def var(self: Tensor[Any, _D0], axis: tuple[Literal[0, -1], Literal[0, -1]], keepdims: bool = False, *, correction: float | None = None, ddof: float | None = None, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-2 tensor (the axis must be one of -2..1); valid axes are -2..1")
+                @deprecated("axis out of range for a rank-2 tensor; valid axes are -2..1")
                 def var(self: Tensor[Any, _D0, _D1], axis: Literal[-6, -5, -4, -3, 2, 3, 4, 5], keepdims: bool = False, *, correction: float | None = None, ddof: float | None = None, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-2 tensor; each axis may appear once")
                 def var(self: Tensor[Any, _D0, _D1], axis: tuple[Literal[0, -2], Literal[0, -2]] | tuple[Literal[1, -1], Literal[1, -1]], keepdims: bool = False, *, correction: float | None = None, ddof: float | None = None, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-3 tensor (the axis must be one of -3..2); valid axes are -3..2")
+                @deprecated("axis out of range for a rank-3 tensor; valid axes are -3..2")
                 def var(self: Tensor[Any, _D0, _D1, _D2], axis: Literal[-6, -5, -4, 3, 4, 5], keepdims: bool = False, *, correction: float | None = None, ddof: float | None = None, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-3 tensor; each axis may appear once")
                 def var(self: Tensor[Any, _D0, _D1, _D2], axis: tuple[Literal[0, -3], Literal[0, -3]] | tuple[Literal[1, -2], Literal[1, -2]] | tuple[Literal[2, -1], Literal[2, -1]], keepdims: bool = False, *, correction: float | None = None, ddof: float | None = None, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-4 tensor (the axis must be one of -4..3); valid axes are -4..3")
+                @deprecated("axis out of range for a rank-4 tensor; valid axes are -4..3")
                 def var(self: Tensor[Any, _D0, _D1, _D2, _D3], axis: Literal[-6, -5, 4, 5], keepdims: bool = False, *, correction: float | None = None, ddof: float | None = None, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-4 tensor; each axis may appear once")
@@ -1510,28 +1505,27 @@ class Tensor(Generic[DT, Unpack[Shape]]):
                 @overload
                 def std(self: Tensor[_ReductionDTypes[Any, _R], _D0, _D1, _D2, _D3], axis: None = None, keepdims: Literal[True] = ..., *, correction: float | None = None, ddof: float | None = None, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[_R, Literal[1], Literal[1], Literal[1], Literal[1]]: ...
                 @overload
-                @deprecated("axis out of range: a rank-0 tensor has no axes (use axis=None or axis=())")
-                def std(self: Tensor[Any], axis: Literal[-6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5], keepdims: bool = False, *, correction: float | None = None, ddof: float | None = None, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+                def std(self: Tensor[Any, Unpack[tuple[_UnknownDim, ...]]], axis: Axis = None, keepdims: bool = False, *, correction: float | None = None, ddof: float | None = None, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-1 tensor (the axis must be one of -1..0); valid axes are -1..0")
+                @deprecated("axis out of range for a rank-1 tensor; valid axes are -1..0")
                 def std(self: Tensor[Any, _D0], axis: Literal[-6, -5, -4, -3, -2, 1, 2, 3, 4, 5], keepdims: bool = False, *, correction: float | None = None, ddof: float | None = None, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-1 tensor; each axis may appear once")
                 def std(self: Tensor[Any, _D0], axis: tuple[Literal[0, -1], Literal[0, -1]], keepdims: bool = False, *, correction: float | None = None, ddof: float | None = None, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-2 tensor (the axis must be one of -2..1); valid axes are -2..1")
+                @deprecated("axis out of range for a rank-2 tensor; valid axes are -2..1")
                 def std(self: Tensor[Any, _D0, _D1], axis: Literal[-6, -5, -4, -3, 2, 3, 4, 5], keepdims: bool = False, *, correction: float | None = None, ddof: float | None = None, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-2 tensor; each axis may appear once")
                 def std(self: Tensor[Any, _D0, _D1], axis: tuple[Literal[0, -2], Literal[0, -2]] | tuple[Literal[1, -1], Literal[1, -1]], keepdims: bool = False, *, correction: float | None = None, ddof: float | None = None, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-3 tensor (the axis must be one of -3..2); valid axes are -3..2")
+                @deprecated("axis out of range for a rank-3 tensor; valid axes are -3..2")
                 def std(self: Tensor[Any, _D0, _D1, _D2], axis: Literal[-6, -5, -4, 3, 4, 5], keepdims: bool = False, *, correction: float | None = None, ddof: float | None = None, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-3 tensor; each axis may appear once")
                 def std(self: Tensor[Any, _D0, _D1, _D2], axis: tuple[Literal[0, -3], Literal[0, -3]] | tuple[Literal[1, -2], Literal[1, -2]] | tuple[Literal[2, -1], Literal[2, -1]], keepdims: bool = False, *, correction: float | None = None, ddof: float | None = None, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-4 tensor (the axis must be one of -4..3); valid axes are -4..3")
+                @deprecated("axis out of range for a rank-4 tensor; valid axes are -4..3")
                 def std(self: Tensor[Any, _D0, _D1, _D2, _D3], axis: Literal[-6, -5, 4, 5], keepdims: bool = False, *, correction: float | None = None, ddof: float | None = None, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-4 tensor; each axis may appear once")
@@ -1602,19 +1596,18 @@ class Tensor(Generic[DT, Unpack[Shape]]):
                 @overload
                 def argmax(self: Tensor[Any, _D0, _D1, _D2, _D3], axis: None = None, keepdims: Literal[True] = ..., *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[int64, Literal[1], Literal[1], Literal[1], Literal[1]]: ...
                 @overload
-                @deprecated("axis out of range: a rank-0 tensor has no axes (use axis=None or axis=())")
-                def argmax(self: Tensor[Any], axis: Literal[-6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+                def argmax(self: Tensor[Any, Unpack[tuple[_UnknownDim, ...]]], axis: int | None = None, keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-1 tensor (the axis must be one of -1..0); valid axes are -1..0")
+                @deprecated("axis out of range for a rank-1 tensor; valid axes are -1..0")
                 def argmax(self: Tensor[Any, _D0], axis: Literal[-6, -5, -4, -3, -2, 1, 2, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-2 tensor (the axis must be one of -2..1); valid axes are -2..1")
+                @deprecated("axis out of range for a rank-2 tensor; valid axes are -2..1")
                 def argmax(self: Tensor[Any, _D0, _D1], axis: Literal[-6, -5, -4, -3, 2, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-3 tensor (the axis must be one of -3..2); valid axes are -3..2")
+                @deprecated("axis out of range for a rank-3 tensor; valid axes are -3..2")
                 def argmax(self: Tensor[Any, _D0, _D1, _D2], axis: Literal[-6, -5, -4, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-4 tensor (the axis must be one of -4..3); valid axes are -4..3")
+                @deprecated("axis out of range for a rank-4 tensor; valid axes are -4..3")
                 def argmax(self: Tensor[Any, _D0, _D1, _D2, _D3], axis: Literal[-6, -5, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 def argmax(self, axis: int | None = None, keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
@@ -1682,19 +1675,18 @@ class Tensor(Generic[DT, Unpack[Shape]]):
                 @overload
                 def argmin(self: Tensor[Any, _D0, _D1, _D2, _D3], axis: None = None, keepdims: Literal[True] = ..., *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[int64, Literal[1], Literal[1], Literal[1], Literal[1]]: ...
                 @overload
-                @deprecated("axis out of range: a rank-0 tensor has no axes (use axis=None or axis=())")
-                def argmin(self: Tensor[Any], axis: Literal[-6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+                def argmin(self: Tensor[Any, Unpack[tuple[_UnknownDim, ...]]], axis: int | None = None, keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-1 tensor (the axis must be one of -1..0); valid axes are -1..0")
+                @deprecated("axis out of range for a rank-1 tensor; valid axes are -1..0")
                 def argmin(self: Tensor[Any, _D0], axis: Literal[-6, -5, -4, -3, -2, 1, 2, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-2 tensor (the axis must be one of -2..1); valid axes are -2..1")
+                @deprecated("axis out of range for a rank-2 tensor; valid axes are -2..1")
                 def argmin(self: Tensor[Any, _D0, _D1], axis: Literal[-6, -5, -4, -3, 2, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-3 tensor (the axis must be one of -3..2); valid axes are -3..2")
+                @deprecated("axis out of range for a rank-3 tensor; valid axes are -3..2")
                 def argmin(self: Tensor[Any, _D0, _D1, _D2], axis: Literal[-6, -5, -4, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-4 tensor (the axis must be one of -4..3); valid axes are -4..3")
+                @deprecated("axis out of range for a rank-4 tensor; valid axes are -4..3")
                 def argmin(self: Tensor[Any, _D0, _D1, _D2, _D3], axis: Literal[-6, -5, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 def argmin(self, axis: int | None = None, keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
@@ -1832,28 +1824,27 @@ class Tensor(Generic[DT, Unpack[Shape]]):
                 @overload
                 def logsumexp(self: Tensor[_ReductionDTypes[Any, _R], _D0, _D1, _D2, _D3], axis: None = None, keepdims: Literal[True] = ..., *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[_R, Literal[1], Literal[1], Literal[1], Literal[1]]: ...
                 @overload
-                @deprecated("axis out of range: a rank-0 tensor has no axes (use axis=None or axis=())")
-                def logsumexp(self: Tensor[Any], axis: Literal[-6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+                def logsumexp(self: Tensor[Any, Unpack[tuple[_UnknownDim, ...]]], axis: Axis = None, keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-1 tensor (the axis must be one of -1..0); valid axes are -1..0")
+                @deprecated("axis out of range for a rank-1 tensor; valid axes are -1..0")
                 def logsumexp(self: Tensor[Any, _D0], axis: Literal[-6, -5, -4, -3, -2, 1, 2, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-1 tensor; each axis may appear once")
                 def logsumexp(self: Tensor[Any, _D0], axis: tuple[Literal[0, -1], Literal[0, -1]], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-2 tensor (the axis must be one of -2..1); valid axes are -2..1")
+                @deprecated("axis out of range for a rank-2 tensor; valid axes are -2..1")
                 def logsumexp(self: Tensor[Any, _D0, _D1], axis: Literal[-6, -5, -4, -3, 2, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-2 tensor; each axis may appear once")
                 def logsumexp(self: Tensor[Any, _D0, _D1], axis: tuple[Literal[0, -2], Literal[0, -2]] | tuple[Literal[1, -1], Literal[1, -1]], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-3 tensor (the axis must be one of -3..2); valid axes are -3..2")
+                @deprecated("axis out of range for a rank-3 tensor; valid axes are -3..2")
                 def logsumexp(self: Tensor[Any, _D0, _D1, _D2], axis: Literal[-6, -5, -4, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-3 tensor; each axis may appear once")
                 def logsumexp(self: Tensor[Any, _D0, _D1, _D2], axis: tuple[Literal[0, -3], Literal[0, -3]] | tuple[Literal[1, -2], Literal[1, -2]] | tuple[Literal[2, -1], Literal[2, -1]], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-4 tensor (the axis must be one of -4..3); valid axes are -4..3")
+                @deprecated("axis out of range for a rank-4 tensor; valid axes are -4..3")
                 def logsumexp(self: Tensor[Any, _D0, _D1, _D2, _D3], axis: Literal[-6, -5, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-4 tensor; each axis may appear once")
@@ -1994,28 +1985,27 @@ class Tensor(Generic[DT, Unpack[Shape]]):
                 @overload
                 def norm(self: Tensor[_ReductionDTypes[Any, _R], Unpack[_Sh]], p: float = 2, axis: tuple[()] = ..., keepdims: bool = False, *, eps: float = 0.0, mode: NormMode = "plain", out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[_R, Unpack[_Sh]]: ...
                 @overload
-                @deprecated("axis out of range: a rank-0 tensor has no axes (use axis=None or axis=())")
-                def norm(self: Tensor[Any], p: float = 2, axis: Literal[-6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5] = ..., keepdims: bool = False, *, eps: float = 0.0, mode: NormMode = "plain", out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+                def norm(self: Tensor[Any, Unpack[tuple[_UnknownDim, ...]]], p: float = 2, axis: Axis = None, keepdims: bool = False, *, eps: float = 0.0, mode: NormMode = "plain", out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-1 tensor (the axis must be one of -1..0); valid axes are -1..0")
+                @deprecated("axis out of range for a rank-1 tensor; valid axes are -1..0")
                 def norm(self: Tensor[Any, _D0], p: float = 2, axis: Literal[-6, -5, -4, -3, -2, 1, 2, 3, 4, 5] = ..., keepdims: bool = False, *, eps: float = 0.0, mode: NormMode = "plain", out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-1 tensor; each axis may appear once")
                 def norm(self: Tensor[Any, _D0], p: float = 2, axis: tuple[Literal[0, -1], Literal[0, -1]] = ..., keepdims: bool = False, *, eps: float = 0.0, mode: NormMode = "plain", out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-2 tensor (the axis must be one of -2..1); valid axes are -2..1")
+                @deprecated("axis out of range for a rank-2 tensor; valid axes are -2..1")
                 def norm(self: Tensor[Any, _D0, _D1], p: float = 2, axis: Literal[-6, -5, -4, -3, 2, 3, 4, 5] = ..., keepdims: bool = False, *, eps: float = 0.0, mode: NormMode = "plain", out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-2 tensor; each axis may appear once")
                 def norm(self: Tensor[Any, _D0, _D1], p: float = 2, axis: tuple[Literal[0, -2], Literal[0, -2]] | tuple[Literal[1, -1], Literal[1, -1]] = ..., keepdims: bool = False, *, eps: float = 0.0, mode: NormMode = "plain", out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-3 tensor (the axis must be one of -3..2); valid axes are -3..2")
+                @deprecated("axis out of range for a rank-3 tensor; valid axes are -3..2")
                 def norm(self: Tensor[Any, _D0, _D1, _D2], p: float = 2, axis: Literal[-6, -5, -4, 3, 4, 5] = ..., keepdims: bool = False, *, eps: float = 0.0, mode: NormMode = "plain", out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-3 tensor; each axis may appear once")
                 def norm(self: Tensor[Any, _D0, _D1, _D2], p: float = 2, axis: tuple[Literal[0, -3], Literal[0, -3]] | tuple[Literal[1, -2], Literal[1, -2]] | tuple[Literal[2, -1], Literal[2, -1]] = ..., keepdims: bool = False, *, eps: float = 0.0, mode: NormMode = "plain", out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-4 tensor (the axis must be one of -4..3); valid axes are -4..3")
+                @deprecated("axis out of range for a rank-4 tensor; valid axes are -4..3")
                 def norm(self: Tensor[Any, _D0, _D1, _D2, _D3], p: float = 2, axis: Literal[-6, -5, 4, 5] = ..., keepdims: bool = False, *, eps: float = 0.0, mode: NormMode = "plain", out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-4 tensor; each axis may appear once")
@@ -2156,28 +2146,27 @@ class Tensor(Generic[DT, Unpack[Shape]]):
                 @overload
                 def norm_lp_max(self: Tensor[_ReductionDTypes[Any, _R], Unpack[_Sh]], p: float = 2, eps: float = 0.0, axis: tuple[()] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[_R, Unpack[_Sh]]: ...
                 @overload
-                @deprecated("axis out of range: a rank-0 tensor has no axes (use axis=None or axis=())")
-                def norm_lp_max(self: Tensor[Any], p: float = 2, eps: float = 0.0, axis: Literal[-6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+                def norm_lp_max(self: Tensor[Any, Unpack[tuple[_UnknownDim, ...]]], p: float = 2, eps: float = 0.0, axis: Axis = None, keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-1 tensor (the axis must be one of -1..0); valid axes are -1..0")
+                @deprecated("axis out of range for a rank-1 tensor; valid axes are -1..0")
                 def norm_lp_max(self: Tensor[Any, _D0], p: float = 2, eps: float = 0.0, axis: Literal[-6, -5, -4, -3, -2, 1, 2, 3, 4, 5] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-1 tensor; each axis may appear once")
                 def norm_lp_max(self: Tensor[Any, _D0], p: float = 2, eps: float = 0.0, axis: tuple[Literal[0, -1], Literal[0, -1]] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-2 tensor (the axis must be one of -2..1); valid axes are -2..1")
+                @deprecated("axis out of range for a rank-2 tensor; valid axes are -2..1")
                 def norm_lp_max(self: Tensor[Any, _D0, _D1], p: float = 2, eps: float = 0.0, axis: Literal[-6, -5, -4, -3, 2, 3, 4, 5] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-2 tensor; each axis may appear once")
                 def norm_lp_max(self: Tensor[Any, _D0, _D1], p: float = 2, eps: float = 0.0, axis: tuple[Literal[0, -2], Literal[0, -2]] | tuple[Literal[1, -1], Literal[1, -1]] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-3 tensor (the axis must be one of -3..2); valid axes are -3..2")
+                @deprecated("axis out of range for a rank-3 tensor; valid axes are -3..2")
                 def norm_lp_max(self: Tensor[Any, _D0, _D1, _D2], p: float = 2, eps: float = 0.0, axis: Literal[-6, -5, -4, 3, 4, 5] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-3 tensor; each axis may appear once")
                 def norm_lp_max(self: Tensor[Any, _D0, _D1, _D2], p: float = 2, eps: float = 0.0, axis: tuple[Literal[0, -3], Literal[0, -3]] | tuple[Literal[1, -2], Literal[1, -2]] | tuple[Literal[2, -1], Literal[2, -1]] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-4 tensor (the axis must be one of -4..3); valid axes are -4..3")
+                @deprecated("axis out of range for a rank-4 tensor; valid axes are -4..3")
                 def norm_lp_max(self: Tensor[Any, _D0, _D1, _D2, _D3], p: float = 2, eps: float = 0.0, axis: Literal[-6, -5, 4, 5] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-4 tensor; each axis may appear once")
@@ -2318,28 +2307,27 @@ class Tensor(Generic[DT, Unpack[Shape]]):
                 @overload
                 def norm_lp_sum(self: Tensor[_ReductionDTypes[Any, _R], Unpack[_Sh]], p: float = 2, eps: float = 0.0, axis: tuple[()] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[_R, Unpack[_Sh]]: ...
                 @overload
-                @deprecated("axis out of range: a rank-0 tensor has no axes (use axis=None or axis=())")
-                def norm_lp_sum(self: Tensor[Any], p: float = 2, eps: float = 0.0, axis: Literal[-6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+                def norm_lp_sum(self: Tensor[Any, Unpack[tuple[_UnknownDim, ...]]], p: float = 2, eps: float = 0.0, axis: Axis = None, keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-1 tensor (the axis must be one of -1..0); valid axes are -1..0")
+                @deprecated("axis out of range for a rank-1 tensor; valid axes are -1..0")
                 def norm_lp_sum(self: Tensor[Any, _D0], p: float = 2, eps: float = 0.0, axis: Literal[-6, -5, -4, -3, -2, 1, 2, 3, 4, 5] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-1 tensor; each axis may appear once")
                 def norm_lp_sum(self: Tensor[Any, _D0], p: float = 2, eps: float = 0.0, axis: tuple[Literal[0, -1], Literal[0, -1]] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-2 tensor (the axis must be one of -2..1); valid axes are -2..1")
+                @deprecated("axis out of range for a rank-2 tensor; valid axes are -2..1")
                 def norm_lp_sum(self: Tensor[Any, _D0, _D1], p: float = 2, eps: float = 0.0, axis: Literal[-6, -5, -4, -3, 2, 3, 4, 5] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-2 tensor; each axis may appear once")
                 def norm_lp_sum(self: Tensor[Any, _D0, _D1], p: float = 2, eps: float = 0.0, axis: tuple[Literal[0, -2], Literal[0, -2]] | tuple[Literal[1, -1], Literal[1, -1]] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-3 tensor (the axis must be one of -3..2); valid axes are -3..2")
+                @deprecated("axis out of range for a rank-3 tensor; valid axes are -3..2")
                 def norm_lp_sum(self: Tensor[Any, _D0, _D1, _D2], p: float = 2, eps: float = 0.0, axis: Literal[-6, -5, -4, 3, 4, 5] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-3 tensor; each axis may appear once")
                 def norm_lp_sum(self: Tensor[Any, _D0, _D1, _D2], p: float = 2, eps: float = 0.0, axis: tuple[Literal[0, -3], Literal[0, -3]] | tuple[Literal[1, -2], Literal[1, -2]] | tuple[Literal[2, -1], Literal[2, -1]] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-4 tensor (the axis must be one of -4..3); valid axes are -4..3")
+                @deprecated("axis out of range for a rank-4 tensor; valid axes are -4..3")
                 def norm_lp_sum(self: Tensor[Any, _D0, _D1, _D2, _D3], p: float = 2, eps: float = 0.0, axis: Literal[-6, -5, 4, 5] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-4 tensor; each axis may appear once")
@@ -2480,28 +2468,27 @@ class Tensor(Generic[DT, Unpack[Shape]]):
                 @overload
                 def norm_lp_power_p_max(self: Tensor[_ReductionDTypes[Any, _R], Unpack[_Sh]], p: float = 2, eps: float = 0.0, axis: tuple[()] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[_R, Unpack[_Sh]]: ...
                 @overload
-                @deprecated("axis out of range: a rank-0 tensor has no axes (use axis=None or axis=())")
-                def norm_lp_power_p_max(self: Tensor[Any], p: float = 2, eps: float = 0.0, axis: Literal[-6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+                def norm_lp_power_p_max(self: Tensor[Any, Unpack[tuple[_UnknownDim, ...]]], p: float = 2, eps: float = 0.0, axis: Axis = None, keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-1 tensor (the axis must be one of -1..0); valid axes are -1..0")
+                @deprecated("axis out of range for a rank-1 tensor; valid axes are -1..0")
                 def norm_lp_power_p_max(self: Tensor[Any, _D0], p: float = 2, eps: float = 0.0, axis: Literal[-6, -5, -4, -3, -2, 1, 2, 3, 4, 5] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-1 tensor; each axis may appear once")
                 def norm_lp_power_p_max(self: Tensor[Any, _D0], p: float = 2, eps: float = 0.0, axis: tuple[Literal[0, -1], Literal[0, -1]] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-2 tensor (the axis must be one of -2..1); valid axes are -2..1")
+                @deprecated("axis out of range for a rank-2 tensor; valid axes are -2..1")
                 def norm_lp_power_p_max(self: Tensor[Any, _D0, _D1], p: float = 2, eps: float = 0.0, axis: Literal[-6, -5, -4, -3, 2, 3, 4, 5] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-2 tensor; each axis may appear once")
                 def norm_lp_power_p_max(self: Tensor[Any, _D0, _D1], p: float = 2, eps: float = 0.0, axis: tuple[Literal[0, -2], Literal[0, -2]] | tuple[Literal[1, -1], Literal[1, -1]] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-3 tensor (the axis must be one of -3..2); valid axes are -3..2")
+                @deprecated("axis out of range for a rank-3 tensor; valid axes are -3..2")
                 def norm_lp_power_p_max(self: Tensor[Any, _D0, _D1, _D2], p: float = 2, eps: float = 0.0, axis: Literal[-6, -5, -4, 3, 4, 5] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-3 tensor; each axis may appear once")
                 def norm_lp_power_p_max(self: Tensor[Any, _D0, _D1, _D2], p: float = 2, eps: float = 0.0, axis: tuple[Literal[0, -3], Literal[0, -3]] | tuple[Literal[1, -2], Literal[1, -2]] | tuple[Literal[2, -1], Literal[2, -1]] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-4 tensor (the axis must be one of -4..3); valid axes are -4..3")
+                @deprecated("axis out of range for a rank-4 tensor; valid axes are -4..3")
                 def norm_lp_power_p_max(self: Tensor[Any, _D0, _D1, _D2, _D3], p: float = 2, eps: float = 0.0, axis: Literal[-6, -5, 4, 5] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-4 tensor; each axis may appear once")
@@ -2642,28 +2629,27 @@ class Tensor(Generic[DT, Unpack[Shape]]):
                 @overload
                 def norm_lp_power_p_sum(self: Tensor[_ReductionDTypes[Any, _R], Unpack[_Sh]], p: float = 2, eps: float = 0.0, axis: tuple[()] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[_R, Unpack[_Sh]]: ...
                 @overload
-                @deprecated("axis out of range: a rank-0 tensor has no axes (use axis=None or axis=())")
-                def norm_lp_power_p_sum(self: Tensor[Any], p: float = 2, eps: float = 0.0, axis: Literal[-6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+                def norm_lp_power_p_sum(self: Tensor[Any, Unpack[tuple[_UnknownDim, ...]]], p: float = 2, eps: float = 0.0, axis: Axis = None, keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-1 tensor (the axis must be one of -1..0); valid axes are -1..0")
+                @deprecated("axis out of range for a rank-1 tensor; valid axes are -1..0")
                 def norm_lp_power_p_sum(self: Tensor[Any, _D0], p: float = 2, eps: float = 0.0, axis: Literal[-6, -5, -4, -3, -2, 1, 2, 3, 4, 5] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-1 tensor; each axis may appear once")
                 def norm_lp_power_p_sum(self: Tensor[Any, _D0], p: float = 2, eps: float = 0.0, axis: tuple[Literal[0, -1], Literal[0, -1]] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-2 tensor (the axis must be one of -2..1); valid axes are -2..1")
+                @deprecated("axis out of range for a rank-2 tensor; valid axes are -2..1")
                 def norm_lp_power_p_sum(self: Tensor[Any, _D0, _D1], p: float = 2, eps: float = 0.0, axis: Literal[-6, -5, -4, -3, 2, 3, 4, 5] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-2 tensor; each axis may appear once")
                 def norm_lp_power_p_sum(self: Tensor[Any, _D0, _D1], p: float = 2, eps: float = 0.0, axis: tuple[Literal[0, -2], Literal[0, -2]] | tuple[Literal[1, -1], Literal[1, -1]] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-3 tensor (the axis must be one of -3..2); valid axes are -3..2")
+                @deprecated("axis out of range for a rank-3 tensor; valid axes are -3..2")
                 def norm_lp_power_p_sum(self: Tensor[Any, _D0, _D1, _D2], p: float = 2, eps: float = 0.0, axis: Literal[-6, -5, -4, 3, 4, 5] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-3 tensor; each axis may appear once")
                 def norm_lp_power_p_sum(self: Tensor[Any, _D0, _D1, _D2], p: float = 2, eps: float = 0.0, axis: tuple[Literal[0, -3], Literal[0, -3]] | tuple[Literal[1, -2], Literal[1, -2]] | tuple[Literal[2, -1], Literal[2, -1]] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
-                @deprecated("axis out of range for a rank-4 tensor (the axis must be one of -4..3); valid axes are -4..3")
+                @deprecated("axis out of range for a rank-4 tensor; valid axes are -4..3")
                 def norm_lp_power_p_sum(self: Tensor[Any, _D0, _D1, _D2, _D3], p: float = 2, eps: float = 0.0, axis: Literal[-6, -5, 4, 5] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
                 @overload
                 @deprecated("duplicate axes: two axes refer to the same dim of a rank-4 tensor; each axis may appear once")
@@ -2677,28 +2663,27 @@ class Tensor(Generic[DT, Unpack[Shape]]):
         norm_lp_power_p_sum: ClassVar[_NormLpPowerPSumMethod]
     if not TYPEDTENSOR_MYPY_PLUGIN:
         @overload
-        @deprecated("axis out of range: a rank-0 tensor has no axes (use axis=None or axis=())")
-        def l2_normalize(self: Tensor[Any], axis: Literal[-6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5], eps: float = 1e-12, variant: L2Variant = "tensorflow", *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+        def l2_normalize(self: Tensor[Any, Unpack[tuple[_UnknownDim, ...]]], axis: Axis = -1, eps: float = 1e-12, variant: L2Variant = "tensorflow", *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
         @overload
-        @deprecated("axis out of range for a rank-1 tensor (the axis must be one of -1..0); valid axes are -1..0")
+        @deprecated("axis out of range for a rank-1 tensor; valid axes are -1..0")
         def l2_normalize(self: Tensor[Any, _D0], axis: Literal[-6, -5, -4, -3, -2, 1, 2, 3, 4, 5], eps: float = 1e-12, variant: L2Variant = "tensorflow", *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
         @overload
         @deprecated("duplicate axes: two axes refer to the same dim of a rank-1 tensor; each axis may appear once")
         def l2_normalize(self: Tensor[Any, _D0], axis: tuple[Literal[0, -1], Literal[0, -1]], eps: float = 1e-12, variant: L2Variant = "tensorflow", *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
         @overload
-        @deprecated("axis out of range for a rank-2 tensor (the axis must be one of -2..1); valid axes are -2..1")
+        @deprecated("axis out of range for a rank-2 tensor; valid axes are -2..1")
         def l2_normalize(self: Tensor[Any, _D0, _D1], axis: Literal[-6, -5, -4, -3, 2, 3, 4, 5], eps: float = 1e-12, variant: L2Variant = "tensorflow", *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
         @overload
         @deprecated("duplicate axes: two axes refer to the same dim of a rank-2 tensor; each axis may appear once")
         def l2_normalize(self: Tensor[Any, _D0, _D1], axis: tuple[Literal[0, -2], Literal[0, -2]] | tuple[Literal[1, -1], Literal[1, -1]], eps: float = 1e-12, variant: L2Variant = "tensorflow", *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
         @overload
-        @deprecated("axis out of range for a rank-3 tensor (the axis must be one of -3..2); valid axes are -3..2")
+        @deprecated("axis out of range for a rank-3 tensor; valid axes are -3..2")
         def l2_normalize(self: Tensor[Any, _D0, _D1, _D2], axis: Literal[-6, -5, -4, 3, 4, 5], eps: float = 1e-12, variant: L2Variant = "tensorflow", *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
         @overload
         @deprecated("duplicate axes: two axes refer to the same dim of a rank-3 tensor; each axis may appear once")
         def l2_normalize(self: Tensor[Any, _D0, _D1, _D2], axis: tuple[Literal[0, -3], Literal[0, -3]] | tuple[Literal[1, -2], Literal[1, -2]] | tuple[Literal[2, -1], Literal[2, -1]], eps: float = 1e-12, variant: L2Variant = "tensorflow", *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
         @overload
-        @deprecated("axis out of range for a rank-4 tensor (the axis must be one of -4..3); valid axes are -4..3")
+        @deprecated("axis out of range for a rank-4 tensor; valid axes are -4..3")
         def l2_normalize(self: Tensor[Any, _D0, _D1, _D2, _D3], axis: Literal[-6, -5, 4, 5], eps: float = 1e-12, variant: L2Variant = "tensorflow", *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
         @overload
         @deprecated("duplicate axes: two axes refer to the same dim of a rank-4 tensor; each axis may appear once")
@@ -2761,9 +2746,6 @@ class _SumCall0(Generic[_R_co]):
     @overload
     def __call__(self, axis: tuple[()], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[_R_co]: ...
     @overload
-    @deprecated("axis out of range: a rank-0 tensor has no axes (use axis=None or axis=())")
-    def __call__(self, axis: Literal[-6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
-    @overload
     def __call__(self, axis: Axis = None, keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
 
 class _SumCall1(Generic[_R_co, _D0]):
@@ -2780,7 +2762,7 @@ class _SumCall1(Generic[_R_co, _D0]):
     @overload
     def __call__(self, axis: tuple[()], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[_R_co, _D0]: ...
     @overload
-    @deprecated("axis out of range for a rank-1 tensor (the axis must be one of -1..0); valid axes are -1..0")
+    @deprecated("axis out of range for a rank-1 tensor; valid axes are -1..0")
     def __call__(self, axis: Literal[-6, -5, -4, -3, -2, 1, 2, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
     @overload
     @deprecated("duplicate axes: two axes refer to the same dim of a rank-1 tensor; each axis may appear once")
@@ -2810,7 +2792,7 @@ class _SumCall2(Generic[_R_co, _D0, _D1]):
     @overload
     def __call__(self, axis: tuple[()], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[_R_co, _D0, _D1]: ...
     @overload
-    @deprecated("axis out of range for a rank-2 tensor (the axis must be one of -2..1); valid axes are -2..1")
+    @deprecated("axis out of range for a rank-2 tensor; valid axes are -2..1")
     def __call__(self, axis: Literal[-6, -5, -4, -3, 2, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
     @overload
     @deprecated("duplicate axes: two axes refer to the same dim of a rank-2 tensor; each axis may appear once")
@@ -2856,7 +2838,7 @@ class _SumCall3(Generic[_R_co, _D0, _D1, _D2]):
     @overload
     def __call__(self, axis: tuple[()], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[_R_co, _D0, _D1, _D2]: ...
     @overload
-    @deprecated("axis out of range for a rank-3 tensor (the axis must be one of -3..2); valid axes are -3..2")
+    @deprecated("axis out of range for a rank-3 tensor; valid axes are -3..2")
     def __call__(self, axis: Literal[-6, -5, -4, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
     @overload
     @deprecated("duplicate axes: two axes refer to the same dim of a rank-3 tensor; each axis may appear once")
@@ -2934,7 +2916,7 @@ class _SumCall4(Generic[_R_co, _D0, _D1, _D2, _D3]):
     @overload
     def __call__(self, axis: tuple[()], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[_R_co, _D0, _D1, _D2, _D3]: ...
     @overload
-    @deprecated("axis out of range for a rank-4 tensor (the axis must be one of -4..3); valid axes are -4..3")
+    @deprecated("axis out of range for a rank-4 tensor; valid axes are -4..3")
     def __call__(self, axis: Literal[-6, -5, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
     @overload
     @deprecated("duplicate axes: two axes refer to the same dim of a rank-4 tensor; each axis may appear once")
@@ -2966,6 +2948,8 @@ class _SumRank:
     @overload
     def __get__(self, obj: None, owner: Any) -> Self: ...
     @overload
+    def __get__(self, obj: _SumBound[_R, Unpack[tuple[_UnknownDim, ...]]], owner: Any) -> _SumCallN[_R, Unpack[tuple[Any, ...]]]: ...
+    @overload
     def __get__(self, obj: _SumBound[_R], owner: Any) -> _SumCall0[_R]: ...
     @overload
     def __get__(self, obj: _SumBound[_R, _D0], owner: Any) -> _SumCall1[_R, _D0]: ...
@@ -2993,9 +2977,6 @@ class _VarCall0(Generic[_R_co]):
     @overload
     def __call__(self, axis: tuple[()], keepdims: bool = False, *, correction: float | None = None, ddof: float | None = None, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[_R_co]: ...
     @overload
-    @deprecated("axis out of range: a rank-0 tensor has no axes (use axis=None or axis=())")
-    def __call__(self, axis: Literal[-6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5], keepdims: bool = False, *, correction: float | None = None, ddof: float | None = None, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
-    @overload
     def __call__(self, axis: Axis = None, keepdims: bool = False, *, correction: float | None = None, ddof: float | None = None, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
 
 class _VarCall1(Generic[_R_co, _D0]):
@@ -3012,7 +2993,7 @@ class _VarCall1(Generic[_R_co, _D0]):
     @overload
     def __call__(self, axis: tuple[()], keepdims: bool = False, *, correction: float | None = None, ddof: float | None = None, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[_R_co, _D0]: ...
     @overload
-    @deprecated("axis out of range for a rank-1 tensor (the axis must be one of -1..0); valid axes are -1..0")
+    @deprecated("axis out of range for a rank-1 tensor; valid axes are -1..0")
     def __call__(self, axis: Literal[-6, -5, -4, -3, -2, 1, 2, 3, 4, 5], keepdims: bool = False, *, correction: float | None = None, ddof: float | None = None, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
     @overload
     @deprecated("duplicate axes: two axes refer to the same dim of a rank-1 tensor; each axis may appear once")
@@ -3042,7 +3023,7 @@ class _VarCall2(Generic[_R_co, _D0, _D1]):
     @overload
     def __call__(self, axis: tuple[()], keepdims: bool = False, *, correction: float | None = None, ddof: float | None = None, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[_R_co, _D0, _D1]: ...
     @overload
-    @deprecated("axis out of range for a rank-2 tensor (the axis must be one of -2..1); valid axes are -2..1")
+    @deprecated("axis out of range for a rank-2 tensor; valid axes are -2..1")
     def __call__(self, axis: Literal[-6, -5, -4, -3, 2, 3, 4, 5], keepdims: bool = False, *, correction: float | None = None, ddof: float | None = None, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
     @overload
     @deprecated("duplicate axes: two axes refer to the same dim of a rank-2 tensor; each axis may appear once")
@@ -3088,7 +3069,7 @@ class _VarCall3(Generic[_R_co, _D0, _D1, _D2]):
     @overload
     def __call__(self, axis: tuple[()], keepdims: bool = False, *, correction: float | None = None, ddof: float | None = None, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[_R_co, _D0, _D1, _D2]: ...
     @overload
-    @deprecated("axis out of range for a rank-3 tensor (the axis must be one of -3..2); valid axes are -3..2")
+    @deprecated("axis out of range for a rank-3 tensor; valid axes are -3..2")
     def __call__(self, axis: Literal[-6, -5, -4, 3, 4, 5], keepdims: bool = False, *, correction: float | None = None, ddof: float | None = None, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
     @overload
     @deprecated("duplicate axes: two axes refer to the same dim of a rank-3 tensor; each axis may appear once")
@@ -3166,7 +3147,7 @@ class _VarCall4(Generic[_R_co, _D0, _D1, _D2, _D3]):
     @overload
     def __call__(self, axis: tuple[()], keepdims: bool = False, *, correction: float | None = None, ddof: float | None = None, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[_R_co, _D0, _D1, _D2, _D3]: ...
     @overload
-    @deprecated("axis out of range for a rank-4 tensor (the axis must be one of -4..3); valid axes are -4..3")
+    @deprecated("axis out of range for a rank-4 tensor; valid axes are -4..3")
     def __call__(self, axis: Literal[-6, -5, 4, 5], keepdims: bool = False, *, correction: float | None = None, ddof: float | None = None, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
     @overload
     @deprecated("duplicate axes: two axes refer to the same dim of a rank-4 tensor; each axis may appear once")
@@ -3198,6 +3179,8 @@ class _VarRank:
     @overload
     def __get__(self, obj: None, owner: Any) -> Self: ...
     @overload
+    def __get__(self, obj: _VarBound[_R, Unpack[tuple[_UnknownDim, ...]]], owner: Any) -> _VarCallN[_R, Unpack[tuple[Any, ...]]]: ...
+    @overload
     def __get__(self, obj: _VarBound[_R], owner: Any) -> _VarCall0[_R]: ...
     @overload
     def __get__(self, obj: _VarBound[_R, _D0], owner: Any) -> _VarCall1[_R, _D0]: ...
@@ -3223,9 +3206,6 @@ class _ArgmaxCall0(Generic[_R_co]):
     @overload
     def __call__(self, axis: None = None, keepdims: Literal[True] = ..., *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[_R_co]: ...
     @overload
-    @deprecated("axis out of range: a rank-0 tensor has no axes (use axis=None or axis=())")
-    def __call__(self, axis: Literal[-6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
-    @overload
     def __call__(self, axis: int | None = None, keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
 
 class _ArgmaxCall1(Generic[_R_co, _D0]):
@@ -3240,7 +3220,7 @@ class _ArgmaxCall1(Generic[_R_co, _D0]):
     @overload
     def __call__(self, axis: None = None, keepdims: Literal[True] = ..., *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[_R_co, Literal[1]]: ...
     @overload
-    @deprecated("axis out of range for a rank-1 tensor (the axis must be one of -1..0); valid axes are -1..0")
+    @deprecated("axis out of range for a rank-1 tensor; valid axes are -1..0")
     def __call__(self, axis: Literal[-6, -5, -4, -3, -2, 1, 2, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
     @overload
     def __call__(self, axis: int | None = None, keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
@@ -3261,7 +3241,7 @@ class _ArgmaxCall2(Generic[_R_co, _D0, _D1]):
     @overload
     def __call__(self, axis: None = None, keepdims: Literal[True] = ..., *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[_R_co, Literal[1], Literal[1]]: ...
     @overload
-    @deprecated("axis out of range for a rank-2 tensor (the axis must be one of -2..1); valid axes are -2..1")
+    @deprecated("axis out of range for a rank-2 tensor; valid axes are -2..1")
     def __call__(self, axis: Literal[-6, -5, -4, -3, 2, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
     @overload
     def __call__(self, axis: int | None = None, keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
@@ -3286,7 +3266,7 @@ class _ArgmaxCall3(Generic[_R_co, _D0, _D1, _D2]):
     @overload
     def __call__(self, axis: None = None, keepdims: Literal[True] = ..., *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[_R_co, Literal[1], Literal[1], Literal[1]]: ...
     @overload
-    @deprecated("axis out of range for a rank-3 tensor (the axis must be one of -3..2); valid axes are -3..2")
+    @deprecated("axis out of range for a rank-3 tensor; valid axes are -3..2")
     def __call__(self, axis: Literal[-6, -5, -4, 3, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
     @overload
     def __call__(self, axis: int | None = None, keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
@@ -3315,7 +3295,7 @@ class _ArgmaxCall4(Generic[_R_co, _D0, _D1, _D2, _D3]):
     @overload
     def __call__(self, axis: None = None, keepdims: Literal[True] = ..., *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[_R_co, Literal[1], Literal[1], Literal[1], Literal[1]]: ...
     @overload
-    @deprecated("axis out of range for a rank-4 tensor (the axis must be one of -4..3); valid axes are -4..3")
+    @deprecated("axis out of range for a rank-4 tensor; valid axes are -4..3")
     def __call__(self, axis: Literal[-6, -5, 4, 5], keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
     @overload
     def __call__(self, axis: int | None = None, keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
@@ -3341,6 +3321,8 @@ class _ArgmaxRank:
 
     @overload
     def __get__(self, obj: None, owner: Any) -> Self: ...
+    @overload
+    def __get__(self, obj: _ArgmaxBound[_R, Unpack[tuple[_UnknownDim, ...]]], owner: Any) -> _ArgmaxCallN[_R, Unpack[tuple[Any, ...]]]: ...
     @overload
     def __get__(self, obj: _ArgmaxBound[_R], owner: Any) -> _ArgmaxCall0[_R]: ...
     @overload
@@ -3369,9 +3351,6 @@ class _NormCall0(Generic[_R_co]):
     @overload
     def __call__(self, p: float = 2, axis: tuple[()] = ..., keepdims: bool = False, *, eps: float = 0.0, mode: NormMode = "plain", out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[_R_co]: ...
     @overload
-    @deprecated("axis out of range: a rank-0 tensor has no axes (use axis=None or axis=())")
-    def __call__(self, p: float = 2, axis: Literal[-6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5] = ..., keepdims: bool = False, *, eps: float = 0.0, mode: NormMode = "plain", out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
-    @overload
     def __call__(self, p: float = 2, axis: Axis = None, keepdims: bool = False, *, eps: float = 0.0, mode: NormMode = "plain", out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
 
 class _NormCall1(Generic[_R_co, _D0]):
@@ -3388,7 +3367,7 @@ class _NormCall1(Generic[_R_co, _D0]):
     @overload
     def __call__(self, p: float = 2, axis: tuple[()] = ..., keepdims: bool = False, *, eps: float = 0.0, mode: NormMode = "plain", out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[_R_co, _D0]: ...
     @overload
-    @deprecated("axis out of range for a rank-1 tensor (the axis must be one of -1..0); valid axes are -1..0")
+    @deprecated("axis out of range for a rank-1 tensor; valid axes are -1..0")
     def __call__(self, p: float = 2, axis: Literal[-6, -5, -4, -3, -2, 1, 2, 3, 4, 5] = ..., keepdims: bool = False, *, eps: float = 0.0, mode: NormMode = "plain", out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
     @overload
     @deprecated("duplicate axes: two axes refer to the same dim of a rank-1 tensor; each axis may appear once")
@@ -3418,7 +3397,7 @@ class _NormCall2(Generic[_R_co, _D0, _D1]):
     @overload
     def __call__(self, p: float = 2, axis: tuple[()] = ..., keepdims: bool = False, *, eps: float = 0.0, mode: NormMode = "plain", out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[_R_co, _D0, _D1]: ...
     @overload
-    @deprecated("axis out of range for a rank-2 tensor (the axis must be one of -2..1); valid axes are -2..1")
+    @deprecated("axis out of range for a rank-2 tensor; valid axes are -2..1")
     def __call__(self, p: float = 2, axis: Literal[-6, -5, -4, -3, 2, 3, 4, 5] = ..., keepdims: bool = False, *, eps: float = 0.0, mode: NormMode = "plain", out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
     @overload
     @deprecated("duplicate axes: two axes refer to the same dim of a rank-2 tensor; each axis may appear once")
@@ -3464,7 +3443,7 @@ class _NormCall3(Generic[_R_co, _D0, _D1, _D2]):
     @overload
     def __call__(self, p: float = 2, axis: tuple[()] = ..., keepdims: bool = False, *, eps: float = 0.0, mode: NormMode = "plain", out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[_R_co, _D0, _D1, _D2]: ...
     @overload
-    @deprecated("axis out of range for a rank-3 tensor (the axis must be one of -3..2); valid axes are -3..2")
+    @deprecated("axis out of range for a rank-3 tensor; valid axes are -3..2")
     def __call__(self, p: float = 2, axis: Literal[-6, -5, -4, 3, 4, 5] = ..., keepdims: bool = False, *, eps: float = 0.0, mode: NormMode = "plain", out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
     @overload
     @deprecated("duplicate axes: two axes refer to the same dim of a rank-3 tensor; each axis may appear once")
@@ -3542,7 +3521,7 @@ class _NormCall4(Generic[_R_co, _D0, _D1, _D2, _D3]):
     @overload
     def __call__(self, p: float = 2, axis: tuple[()] = ..., keepdims: bool = False, *, eps: float = 0.0, mode: NormMode = "plain", out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[_R_co, _D0, _D1, _D2, _D3]: ...
     @overload
-    @deprecated("axis out of range for a rank-4 tensor (the axis must be one of -4..3); valid axes are -4..3")
+    @deprecated("axis out of range for a rank-4 tensor; valid axes are -4..3")
     def __call__(self, p: float = 2, axis: Literal[-6, -5, 4, 5] = ..., keepdims: bool = False, *, eps: float = 0.0, mode: NormMode = "plain", out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
     @overload
     @deprecated("duplicate axes: two axes refer to the same dim of a rank-4 tensor; each axis may appear once")
@@ -3574,6 +3553,8 @@ class _NormRank:
     @overload
     def __get__(self, obj: None, owner: Any) -> Self: ...
     @overload
+    def __get__(self, obj: _NormBound[_R, Unpack[tuple[_UnknownDim, ...]]], owner: Any) -> _NormCallN[_R, Unpack[tuple[Any, ...]]]: ...
+    @overload
     def __get__(self, obj: _NormBound[_R], owner: Any) -> _NormCall0[_R]: ...
     @overload
     def __get__(self, obj: _NormBound[_R, _D0], owner: Any) -> _NormCall1[_R, _D0]: ...
@@ -3601,9 +3582,6 @@ class _NormLpMaxCall0(Generic[_R_co]):
     @overload
     def __call__(self, p: float = 2, eps: float = 0.0, axis: tuple[()] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[_R_co]: ...
     @overload
-    @deprecated("axis out of range: a rank-0 tensor has no axes (use axis=None or axis=())")
-    def __call__(self, p: float = 2, eps: float = 0.0, axis: Literal[-6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
-    @overload
     def __call__(self, p: float = 2, eps: float = 0.0, axis: Axis = None, keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
 
 class _NormLpMaxCall1(Generic[_R_co, _D0]):
@@ -3620,7 +3598,7 @@ class _NormLpMaxCall1(Generic[_R_co, _D0]):
     @overload
     def __call__(self, p: float = 2, eps: float = 0.0, axis: tuple[()] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[_R_co, _D0]: ...
     @overload
-    @deprecated("axis out of range for a rank-1 tensor (the axis must be one of -1..0); valid axes are -1..0")
+    @deprecated("axis out of range for a rank-1 tensor; valid axes are -1..0")
     def __call__(self, p: float = 2, eps: float = 0.0, axis: Literal[-6, -5, -4, -3, -2, 1, 2, 3, 4, 5] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
     @overload
     @deprecated("duplicate axes: two axes refer to the same dim of a rank-1 tensor; each axis may appear once")
@@ -3650,7 +3628,7 @@ class _NormLpMaxCall2(Generic[_R_co, _D0, _D1]):
     @overload
     def __call__(self, p: float = 2, eps: float = 0.0, axis: tuple[()] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[_R_co, _D0, _D1]: ...
     @overload
-    @deprecated("axis out of range for a rank-2 tensor (the axis must be one of -2..1); valid axes are -2..1")
+    @deprecated("axis out of range for a rank-2 tensor; valid axes are -2..1")
     def __call__(self, p: float = 2, eps: float = 0.0, axis: Literal[-6, -5, -4, -3, 2, 3, 4, 5] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
     @overload
     @deprecated("duplicate axes: two axes refer to the same dim of a rank-2 tensor; each axis may appear once")
@@ -3696,7 +3674,7 @@ class _NormLpMaxCall3(Generic[_R_co, _D0, _D1, _D2]):
     @overload
     def __call__(self, p: float = 2, eps: float = 0.0, axis: tuple[()] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[_R_co, _D0, _D1, _D2]: ...
     @overload
-    @deprecated("axis out of range for a rank-3 tensor (the axis must be one of -3..2); valid axes are -3..2")
+    @deprecated("axis out of range for a rank-3 tensor; valid axes are -3..2")
     def __call__(self, p: float = 2, eps: float = 0.0, axis: Literal[-6, -5, -4, 3, 4, 5] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
     @overload
     @deprecated("duplicate axes: two axes refer to the same dim of a rank-3 tensor; each axis may appear once")
@@ -3774,7 +3752,7 @@ class _NormLpMaxCall4(Generic[_R_co, _D0, _D1, _D2, _D3]):
     @overload
     def __call__(self, p: float = 2, eps: float = 0.0, axis: tuple[()] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[_R_co, _D0, _D1, _D2, _D3]: ...
     @overload
-    @deprecated("axis out of range for a rank-4 tensor (the axis must be one of -4..3); valid axes are -4..3")
+    @deprecated("axis out of range for a rank-4 tensor; valid axes are -4..3")
     def __call__(self, p: float = 2, eps: float = 0.0, axis: Literal[-6, -5, 4, 5] = ..., keepdims: bool = False, *, out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
     @overload
     @deprecated("duplicate axes: two axes refer to the same dim of a rank-4 tensor; each axis may appear once")
@@ -3805,6 +3783,8 @@ class _NormLpMaxRank:
 
     @overload
     def __get__(self, obj: None, owner: Any) -> Self: ...
+    @overload
+    def __get__(self, obj: _NormLpMaxBound[_R, Unpack[tuple[_UnknownDim, ...]]], owner: Any) -> _NormLpMaxCallN[_R, Unpack[tuple[Any, ...]]]: ...
     @overload
     def __get__(self, obj: _NormLpMaxBound[_R], owner: Any) -> _NormLpMaxCall0[_R]: ...
     @overload
