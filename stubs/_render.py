@@ -129,6 +129,12 @@ def _reduced(dims: Sequence[str], axis: object, keepdims: bool, single: bool) ->
     return rules.reduce_shape(list(dims), axis, keepdims, ONE, single=single)
 
 
+def unknown_rank_kept(single: bool) -> Form:
+    """axis=None, keepdims=True on a receiver of unknown (or > MAX_RANK) rank: all dims 1."""
+    (one,) = _reduced(["_D"], None, True, single)
+    return Form(("Unpack[_Sh]",), "None", True, (f"Unpack[tuple[{one}, ...]]",))
+
+
 def valid_forms(spec: rules.ReductionSpec) -> Iterator[Form]:
     """Overloads for every literal axis the rules accept, in resolution order."""
     single = spec.single_axis
@@ -140,6 +146,7 @@ def valid_forms(spec: rules.ReductionSpec) -> Iterator[Form]:
         for r in range(MAX_RANK + 1)
     ]
     yield from none_kept
+    yield unknown_rank_kept(single)
     # rank-polymorphic axis=0 / axis=-1 (symbolic and variadic receivers, and every rank >= 1)
     for axis, dims in ((0, ("_D0", "Unpack[_Rest]")), (-1, ("Unpack[_Rest]", "_DL"))):
         for k in kd:
@@ -211,8 +218,10 @@ def poison_forms(spec: rules.ReductionSpec) -> Iterator[Form]:
 
 
 def shape_kept_forms(spec: rules.ReductionSpec) -> Iterator[Form]:
-    """l2_normalize: any valid axis keeps the receiver's shape."""
-    yield Form(("Unpack[_Sh]",), "Axis", None, ("Unpack[_Sh]",))
+    """l2_normalize: every literal axis the rules accept keeps the receiver's shape."""
+    for form in valid_forms(spec):
+        if form.keepdims is not True:
+            yield Form(form.dims, form.axis, None, form.dims)
 
 
 # ------------------------------------------------------------------------------ signatures
@@ -266,7 +275,12 @@ def _overload_params(params: list[Param], first: str, receiver: str, form: Form)
             continue
         if p.name == "axis":
             ann = form.axis
-            default = p.default if form.axis in ("None", "Axis") else None
+            if form.axis == "None":
+                default = p.default if p.default == "None" else None
+            elif p.default is not None and form.axis == f"Literal[{p.default}]":
+                default = p.default  # l2_normalize's axis=-1
+            else:
+                default = None
             if default is None and defaulted:
                 default = "..."
             out.append(Param(p.name, p.kind, ann, default))
@@ -306,7 +320,7 @@ def ordered_forms(
     """
     poisons = list(poison_forms(spec)) if poison else []
     if spec.keeps_shape:
-        return [*poisons, *shape_kept_forms(spec)]
+        return [*shape_kept_forms(spec), *poisons]
     valid = list(valid_forms(spec))
     if not _axis_defaulted(params):
         # axis is the first parameter: order does not matter for arity, put the common first
@@ -476,7 +490,7 @@ def rank_forms(spec: rules.ReductionSpec, r: int, params: Sequence[Param]) -> li
 def variadic_forms(spec: rules.ReductionSpec) -> list[Form]:
     """Overloads of the any-rank call class: axis=None, the polymorphic 0/-1 forms, ()."""
     single = spec.single_axis
-    forms = [Form(("Unpack[_Sh]",), "None", False, ())]
+    forms = [Form(("Unpack[_Sh]",), "None", False, ()), unknown_rank_kept(single)]
     for axis, dims in ((0, ("_D0", "Unpack[_Rest]")), (-1, ("Unpack[_Rest]", "_DL"))):
         for k in (False, True):
             forms.append(Form(dims, _lit([axis]), k, _reduced(dims, axis, k, single)))
