@@ -101,9 +101,10 @@ def _lit(values: Sequence[int]) -> str:
 
 def _spellings(dim: int, ndim: int) -> tuple[int, int]:
     """Both spellings of ``dim`` that ``normalize_axes`` maps to it (positive, negative)."""
-    found = tuple(a for a in range(-ndim, ndim) if rules.normalize_axes(a, ndim) == (dim,))
-    assert len(found) == 2, found
-    return found  # type: ignore[return-value]
+    found = [a for a in range(-ndim, ndim) if rules.normalize_axes(a, ndim) == (dim,)]
+    if len(found) != 2:
+        raise AssertionError(f"dim {dim} of rank {ndim} has spellings {found}")
+    return found[0], found[1]
 
 
 def _dims(ndim: int) -> list[str]:
@@ -152,7 +153,7 @@ def valid_forms(spec: rules.ReductionSpec) -> Iterator[Form]:
         for k in kd:
             yield Form(dims, _lit([axis]), k, _reduced(dims, axis, k, single))
     for r in range(1, MAX_RANK + 1):
-        dims = _dims(r)
+        rdims = _dims(r)
         for d in range(r):
             # 0 and -1 resolve through the polymorphic forms above; (d,) is the same reduction
             lits = [a for a in _spellings(d, r) if a not in (0, -1)]
@@ -163,14 +164,16 @@ def valid_forms(spec: rules.ReductionSpec) -> Iterator[Form]:
                 continue
             ann = " | ".join(parts)
             for k in kd:
-                yield Form(tuple(dims), ann, k, _reduced(dims, d, k, single))
+                yield Form(tuple(rdims), ann, k, _reduced(rdims, d, k, single))
         if single:
             continue
         for n in range(2, r + 1):
             for combo in itertools.combinations(range(r), n):
                 axis_t = ", ".join(_lit(_spellings(d, r)) for d in combo)
                 for k in kd:
-                    yield Form(tuple(dims), f"tuple[{axis_t}]", k, _reduced(dims, combo, k, single))
+                    yield Form(
+                        tuple(rdims), f"tuple[{axis_t}]", k, _reduced(rdims, combo, k, single)
+                    )
     if not single:
         yield Form(("Unpack[_Sh]",), "tuple[()]", None, ("Unpack[_Sh]",))
 

@@ -66,9 +66,10 @@ def revealed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     (tmp / "corpus_mod.py").write_text("\n".join(lines) + "\n")
     (tmp / "pyrightconfig.json").write_text(json.dumps({"reportDeprecated": "error"}))
     report = pyright(["-p", str(tmp / "pyrightconfig.json"), str(tmp / "corpus_mod.py")], tmp)
+    diagnostics: list[dict[str, Any]] = report["generalDiagnostics"]  # type: ignore[assignment]
     types: dict[int, str] = {}
     deprecated: set[int] = set()
-    for d in report["generalDiagnostics"]:
+    for d in diagnostics:
         line = d["range"]["start"]["line"] + 1 - first
         if d["severity"] == "information" and d["message"].startswith("Type of "):
             types[line] = d["message"].rsplit('" is "', 1)[1][:-1]

@@ -97,3 +97,14 @@ def test_mypy_with_plugin_gets_plugin_answers(tmp_path: Path) -> None:
     revealed = _revealed(result.stdout)
     assert revealed[0].endswith("Literal[3], Literal[4]]"), result.stdout
     assert "[deprecated]" not in result.stdout
+
+
+def test_shadowed_modules_still_type_check() -> None:
+    """``mypy typedtensor`` reads the ``.pyi`` instead of a shadowed ``.py``; named explicitly,
+    the implementation files are checked (CI should run this form too)."""
+    shadowed = [
+        str(p.with_suffix(".py")) for p in (HERE.parent.parent / "typedtensor").glob("*.pyi")
+    ]
+    assert len(shadowed) == 3
+    result = mypy(["--strict", *shadowed])
+    assert result.returncode == 0, result.stdout + result.stderr
