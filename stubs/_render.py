@@ -191,11 +191,7 @@ def poison_forms(spec: rules.ReductionSpec) -> Iterator[Form]:
             except rules.AxisRangeError:
                 bad.append(a)
         if bad:
-            message = (
-                f"axis out of range for a rank-{r} tensor; {rules.valid_axes_text(r)}"
-                if r
-                else f"axis out of range: {rules.valid_axes_text(r)}"
-            )
+            message = f"axis out of range for a rank-{r} tensor; {rules.valid_axes_text(r)}"
             yield Form(dims, _lit(bad), None, None, message)
         if spec.single_axis or r == 0:
             continue
