@@ -390,8 +390,9 @@ def render_op(
     (the overloads); pyright reads the trailing plain ``def`` as the overloads'
     implementation. ``plain_only`` renders the runtime signature alone (benchmark baseline).
     Module functions get no poison overloads: pyright checks every overload of a call whose
-    argument is partly ``Any`` (``AnyTensor``) and reports a deprecated one among them, which
-    would flag correct calls on unknown-shape tensors. (Methods dispatch on the receiver first;
+    argument is partly ``Any`` (``AnyTensor``) and reports a deprecated one among them (even
+    after a non-deprecated unknown-rank overload), which would flag correct calls on
+    unknown-shape tensors. (Methods dispatch on the receiver first;
     an ``AnyTensor`` receiver makes that dispatch ambiguous and the result unknown, silently.)
     """
     params, ret = runtime_params(fn)

@@ -13,7 +13,7 @@ from typing import Any, Final, Literal, overload
 from typing_extensions import TypeVar, TypeVarTuple, Unpack, deprecated
 
 from ._dtypes import DType, _ReductionDTypes, bool_, int64
-from ._tensor import AnyTensor, Axis, L2Variant, NormMode, Tensor
+from ._tensor import AnyTensor, Axis, L2Variant, NormMode, Tensor, _UnknownDim
 
 __all__ = [
     "sum",

@@ -34,3 +34,9 @@ def unknown_shapes(x: tt.AnyTensor, y: Tensor[tt.float32, Unpack[tuple[Any, ...]
     """Unknown-shape receivers never trigger the axis checks (the rank is not known)."""
     print(x.sum(0).shape, x.mean((0, 1)).shape, tt.sum(x, 0).shape, tt.max(x, 3).shape)
     print(y.sum(0).shape, y.argmax(5).shape, tt.mean(y, (0, 0)).shape)
+
+
+def unknown_shapes_functions(x: tt.AnyTensor) -> None:
+    """The same for the functional API."""
+    print(tt.sum(x, 3).shape, tt.prod(x, (0, 0)).shape, tt.argmin(x, -5).shape)
+    print(tt.l2_normalize(x, 4).shape, tt.norm(x, 2, 3).shape)
