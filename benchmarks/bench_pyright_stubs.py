@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import random
+import re
 import resource
 import shutil
 import subprocess
@@ -51,8 +52,12 @@ def _axis_choices(rng: random.Random, ndim: int) -> str:
     return "(" + ", ".join(map(str, spelled)) + ("," if n == 1 else "") + ")"
 
 
-def corpus(calls: int, seed: int = 0) -> str:
-    """A module with ``calls`` reductions on literal-shaped tensors."""
+def corpus(calls: int, seed: int = 0, api: str = "mixed") -> str:
+    """A module with ``calls`` reductions on literal-shaped tensors.
+
+    ``api``: ``mixed`` (65% methods, 10% argmax, 10% norm, 15% ``tt.`` functions), or all
+    ``methods`` / all ``functions`` (the same calls rewritten).
+    """
     rng = random.Random(seed)
     lines = [
         "from typing import Literal as L",
@@ -85,6 +90,10 @@ def corpus(calls: int, seed: int = 0) -> str:
                 call = f"tt.{rng.choice(OPS)}(x{i}, {axis}{kw})"
             else:
                 call = f"x{i}.{rng.choice(OPS)}({axis}{kw})"
+            if api == "methods":
+                call = re.sub(r"^tt\.(\w+)\((x\d), ", r"\2.\1(", call)
+            elif api == "functions":
+                call = re.sub(r"^(x\d)\.(\w+)\(", r"tt.\2(\1, ", call)
             lines.append(f"    r{j} = {call}")
         lines.append("")
     return "\n".join(lines) + "\n"
@@ -124,6 +133,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--api", choices=("mixed", "methods", "functions"), default="mixed")
     args = parser.parse_args()
     results: dict[tuple[str, str], tuple[float, float]] = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -131,7 +141,7 @@ def main() -> None:
             folder = Path(tmp) / variant
             folder.mkdir()
             _package(folder, plain_only=variant == "plain")
-            (folder / "bench_calls.py").write_text(corpus(args.calls))
+            (folder / "bench_calls.py").write_text(corpus(args.calls, api=args.api))
             (folder / "bench_empty.py").write_text(corpus(0))
         for (variant, target), _ in itertools.product(
             itertools.product(("overloads", "plain"), ("bench_calls.py", "bench_empty.py")),
@@ -146,7 +156,7 @@ def main() -> None:
     ov = results[("overloads", "bench_calls.py")]
     pl = results[("plain", "bench_calls.py")]
     fixed = min(results[(v, "bench_empty.py")][1] for v in ("overloads", "plain"))
-    print(f"{args.calls} reductions, overloads/plain (best of {args.repeat}):")
+    print(f"{args.calls} reductions ({args.api}), overloads/plain (best of {args.repeat}):")
     print(f"  wall ratio {ov[0] / pl[0]:.2f}x, cpu ratio {ov[1] / pl[1]:.2f}x")
     print(
         f"  cpu ratio net of the fixed cost ({fixed:.2f}s): "

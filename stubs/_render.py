@@ -605,9 +605,31 @@ def render_descriptor(spec: rules.ReductionSpec, fn: Callable[..., Any], bound: 
         "    @overload",
         "    def __get__(self, obj: None, owner: Any) -> Self: ...",
     ]
-    receivers = [(dform.receiver, dform.result)]
-    if dform.receiver != "Any":
-        receivers.append(("Any", "Any"))
+    if not dform.receiver.startswith("_ReductionDTypes"):
+        # the result dtype needs no solving (same dtype, or a constant): dispatch on the rank
+        # right here and skip the Bound/Rank step
+        base = bound[: -len("Bound")]
+        rec, res = dform.receiver, dform.result
+        calls = [f"{base}Call{r}" for r in range(MAX_RANK + 1)]
+        lines += [
+            "    @overload",
+            f"    def __get__(self, obj: {_tensor(rec, ['Unpack[tuple[_UnknownDim, ...]]'])},"
+            f" owner: Any) -> {base}CallN[{res}, Unpack[tuple[Any, ...]]]: ...",
+        ]
+        for r, call in enumerate(calls):
+            dims = _dims(r)
+            lines += [
+                "    @overload",
+                f"    def __get__(self, obj: {_tensor(rec, dims)}, owner: Any)"
+                f" -> {call}[{', '.join([res, *dims])}]: ...",
+            ]
+        lines += [
+            "    @overload",
+            f"    def __get__(self, obj: {_tensor(rec, ['Unpack[_Sh]'])}, owner: Any)"
+            f" -> {base}CallN[{res}, Unpack[_Sh]]: ...",
+        ]
+        return "\n".join(lines) + "\n"
+    receivers = [(dform.receiver, dform.result), ("Any", "Any")]
     for receiver, result in receivers:
         lines += [
             "    @overload",
