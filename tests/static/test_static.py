@@ -67,7 +67,10 @@ def _revealed(stdout: str) -> list[str]:
 def test_mypy_plugin_branch_hides_the_overloads(tmp_path: Path) -> None:
     """Under ``always_true = TYPEDTENSOR_MYPY_PLUGIN`` mypy sees only the runtime signatures."""
     (tmp_path / "snippet.py").write_text(SNIPPET)
-    args = ["--strict", "--enable-error-code", "deprecated", str(tmp_path / "snippet.py")]
+    # an explicit empty config: the repository's pyproject.toml enables the plugin
+    (tmp_path / "mypy.ini").write_text("[mypy]\n")
+    config = ["--config-file", str(tmp_path / "mypy.ini")]
+    args = [*config, "--strict", "--enable-error-code", "deprecated", str(tmp_path / "snippet.py")]
     without = mypy(args)
     with_branch = mypy(["--always-true", "TYPEDTENSOR_MYPY_PLUGIN", *args])
     plain = "typedtensor._tensor.Tensor[Any, *tuple[Any, ...]]"
