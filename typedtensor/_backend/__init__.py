@@ -31,6 +31,7 @@ log = logging.getLogger("typedtensor")
 #: backend name -> module implementing it (imported lazily)
 BACKENDS: dict[str, str] = {
     "numpy": "typedtensor._backend._numpy",
+    "numba": "typedtensor._backend._numba",
 }
 DEFAULT_BACKEND = "numpy"
 

@@ -1,0 +1,534 @@
+"""The numba backend: every reduction in one pass over memory, numpy's semantics.
+
+Dispatch (this module) canonicalises any (shape, strides, axes) to C-contiguous groups of
+merged dims, alternately kept and reduced; each stage reduces the last reduced group of a
+``(O, R, I)`` view with a horizontal (``I == 1``) or vertical kernel from ``_kernels`` and the
+partial results feed the next stage, so non-adjacent axes need no transposed copy. Layouts
+that are not a permutation of a contiguous block (slices with gaps, broadcast views) are copied
+once into (kept..., reduced...) order. Empty inputs, 0-d inputs and ``axis=()`` go to the
+numpy reference; dtypes outside bool/int/uint/float32/float64 return ``None`` (fallback).
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from .. import _numpy as _ref
+from . import _kernels as K
+from ._cache import CACHE, CACHE_DIR
+
+__all__ = ["CACHE", "CACHE_DIR", "NAME", "reduce"]
+
+NAME = "numba"
+
+Array = npt.NDArray[Any]
+
+#: below this many elements a kernel runs serially (parallel kernels are never compiled)
+PAR_MIN = 1 << 18
+_WB = 4096  # vertical column block (accumulators stay in L1/L2)
+_WB_2PASS = 512  # vertical column block for var / logsumexp (64-row block re-read from L2)
+_SUPPORTED = frozenset("?bhilqBHILQfd")
+_LOCK = threading.Lock()  # parallel launches are serialised: safe under any threading layer
+
+
+def _threads() -> int:
+    return int(numba.get_num_threads())
+
+
+def _launch(serial: Any, parallel: Any, par: bool, *args: Any) -> None:
+    if par:
+        with _LOCK:
+            parallel(*args)
+    else:
+        serial(*args)
+
+
+# ------------------------------------------------------------------------------ canonical form
+@dataclass
+class _Canon:
+    b: Array  # C-contiguous, shape = sizes of the groups
+    groups: list[tuple[int, bool]]  # (size, reduced) per merged group
+    perm: list[int]  # every original axis, in the order b's memory follows
+    flips: list[int]  # original axes reversed to make strides positive
+    copied: bool
+
+
+def _groups(sizes_red: list[tuple[int, bool]]) -> list[tuple[int, bool]]:
+    out: list[tuple[int, bool]] = []
+    for size, red in sizes_red:
+        if size == 1:
+            continue
+        if out and out[-1][1] == red:
+            out[-1] = (out[-1][0] * size, red)
+        else:
+            out.append((size, red))
+    return out
+
+
+def _canon(a: Array, axes: tuple[int, ...], flip_red: bool = True) -> _Canon:
+    red = set(axes)
+    nd = a.ndim
+    item = a.itemsize
+    ones = [d for d in range(nd) if a.shape[d] == 1]
+    dims = [d for d in range(nd) if a.shape[d] != 1]
+    flips = [d for d in dims if a.strides[d] < 0]
+    ok = all(a.strides[d] != 0 for d in dims) and (flip_red or not (set(flips) & red))
+    view = a
+    if ok and flips:
+        index = tuple(slice(None, None, -1) if d in flips else slice(None) for d in range(nd))
+        view = a[index]
+    if ok:
+        dims.sort(key=lambda d: -view.strides[d])
+        expected = item
+        for d in reversed(dims):
+            if view.strides[d] != expected:
+                ok = False
+                break
+            expected *= view.shape[d]
+    if not ok:  # one copy into (kept..., reduced...) order, then everything is canonical
+        perm = [d for d in range(nd) if d not in red] + sorted(red)
+        b = np.ascontiguousarray(a.transpose(perm))
+        groups = _groups([(a.shape[d], d in red) for d in perm])
+        return _Canon(b.reshape([s for s, _ in groups]), groups, perm, [], True)
+    perm = ones + dims
+    groups = _groups([(a.shape[d], d in red) for d in perm])
+    b = view.transpose(perm).reshape([s for s, _ in groups])
+    return _Canon(b, groups, perm, flips, False)
+
+
+def _place(c: _Canon, a: Array, axes: tuple[int, ...], res: Array, out: Array) -> Array:
+    """Write ``res`` (kept groups in canonical order) into ``out`` (kept dims, original order)."""
+    red = set(axes)
+    kept = [d for d in c.perm if d not in red]
+    r = res.reshape([a.shape[d] for d in kept]).transpose(np.argsort(kept))
+    korder = sorted(kept)
+    fl = [korder.index(d) for d in c.flips if d not in red]
+    if fl:
+        r = r[tuple(slice(None, None, -1) if i in fl else slice(None) for i in range(r.ndim))]
+    out[...] = r.reshape(out.shape) if r.shape != out.shape else r
+    return out
+
+
+def _unplace_full(c: _Canon, a: Array, full: Array) -> Array:
+    """A full-size result computed in canonical order, viewed in the original axis order."""
+    r = full.reshape([a.shape[d] for d in c.perm]).transpose(np.argsort(c.perm))
+    if c.flips:
+        r = r[tuple(slice(None, None, -1) if d in c.flips else slice(None) for d in range(a.ndim))]
+    return r
+
+
+def _split(groups: list[tuple[int, bool]]) -> tuple[int, int, int, int]:
+    k = max(i for i, (_, red) in enumerate(groups) if red)
+    outer = math.prod(s for s, _ in groups[:k])
+    inner = math.prod(s for s, _ in groups[k + 1 :])
+    return k, outer, groups[k][0], inner
+
+
+def _segments(o: int, r: int, nb: int, par: bool, min_seg: int) -> int:
+    if not par:
+        return 1
+    want = 4 * _threads()
+    if o * nb >= want:
+        return 1
+    return max(1, min(-(-want // (o * nb)), r // min_seg))
+
+
+def _rest(groups: list[tuple[int, bool]], k: int) -> list[tuple[int, bool]]:
+    return groups[:k] + groups[k + 1 :]
+
+
+# ------------------------------------------------------------------------------ stage runners
+def _stage_acc(x3: Array, op: int, p: float, zc: Any, zt: Any) -> Array:
+    o, r, i = x3.shape
+    par = x3.size >= PAR_MIN and _threads() > 1
+    zt_t = np.asarray(zt).dtype
+    if i == 1:
+        ns = _segments(o, r, 1, par, 1 << 14)
+        part = np.empty((o, ns), zt_t)
+        _launch(K.acc_h, K.acc_h_par, par, x3.reshape(o, r), part, op, p, zc, zt)
+        part = part.reshape(o, ns, 1)
+    else:
+        wb = min(i, _WB)
+        ns = _segments(o, r, -(-i // wb), par, 64)
+        part = np.empty((o, ns, i), zt_t)
+        _launch(K.acc_v, K.acc_v_par, par, x3, part, op, p, zc, wb)
+    if ns == 1:
+        return part.reshape(o, i)
+    comb = part.prod(axis=1) if op == K.PROD else part.sum(axis=1)
+    return np.asarray(comb, dtype=zt_t)
+
+
+def _acc(a: Array, axes: tuple[int, ...], op: int, p: float, zc: Any, zt: Any) -> tuple[_Canon, Array]:
+    """Accumulate over ``axes``: the (canon, result in canonical kept order) pair."""
+    c = _canon(a, axes)
+    groups, x = c.groups, c.b
+    while any(red for _, red in groups):
+        k, o, r, i = _split(groups)
+        x = _stage_acc(x.reshape(o, r, i), op, p, zc, zt)
+        groups = _rest(groups, k)
+        # later stages combine partials (already in the total dtype)
+        op = K.PROD if op == K.PROD else K.SUM
+        zc = zt
+    return c, x
+
+
+def _stage_ext(x3: Array, ismax: bool) -> Array:
+    o, r, i = x3.shape
+    par = x3.size >= PAR_MIN and _threads() > 1
+    if i == 1:
+        ns = _segments(o, r, 1, par, 1 << 14)
+        part = np.empty((o, ns), x3.dtype)
+        _launch(K.ext_h, K.ext_h_par, par, x3.reshape(o, r), part, ismax)
+        part = part.reshape(o, ns, 1)
+    else:
+        wb = min(i, _WB)
+        ns = _segments(o, r, -(-i // wb), par, 64)
+        part = np.empty((o, ns, i), x3.dtype)
+        _launch(K.ext_v, K.ext_v_par, par, x3, part, ismax, wb)
+    if ns == 1:
+        return part.reshape(o, i)
+    return np.asarray(np.max(part, axis=1) if ismax else np.min(part, axis=1))
+
+
+def _ext(a: Array, axes: tuple[int, ...], ismax: bool) -> tuple[_Canon, Array]:
+    c = _canon(a, axes)
+    groups, x = c.groups, c.b
+    while any(red for _, red in groups):
+        k, o, r, i = _split(groups)
+        x = _stage_ext(x.reshape(o, r, i), ismax)
+        groups = _rest(groups, k)
+    return c, x
+
+
+def _stage_var(x3: Array) -> tuple[Array, Array]:
+    o, r, i = x3.shape
+    par = x3.size >= PAR_MIN and _threads() > 1
+    if i == 1:
+        ns = _segments(o, r, 1, par, 1 << 14)
+        pm, p2 = np.empty((o, ns)), np.empty((o, ns))
+        _launch(K.var_h, K.var_h_par, par, x3.reshape(o, r), pm, p2)
+        pm, p2 = pm.reshape(o, ns, 1), p2.reshape(o, ns, 1)
+    else:
+        wb = min(i, _WB_2PASS)
+        ns = _segments(o, r, -(-i // wb), par, 64)
+        pm, p2 = np.empty((o, ns, i)), np.empty((o, ns, i))
+        _launch(K.var_v, K.var_v_par, par, x3, pm, p2, wb)
+    if ns == 1:
+        return pm.reshape(o, i), p2.reshape(o, i)
+    cnt = np.diff((np.arange(ns + 1) * r) // ns).astype(np.float64).reshape(1, ns, 1)
+    with np.errstate(invalid="ignore", over="ignore"):
+        mean = (pm * cnt).sum(axis=1, keepdims=True) / r
+        m2 = p2.sum(axis=1) + (cnt * (pm - mean) ** 2).sum(axis=1)
+    return mean.reshape(o, i), m2
+
+
+def _var_stats(a: Array, axes: tuple[int, ...]) -> tuple[_Canon, Array, int]:
+    """(canon, M2 in canonical kept order, count)."""
+    c = _canon(a, axes)
+    groups = c.groups
+    k, o, r, i = _split(groups)
+    mean, m2 = _stage_var(c.b.reshape(o, r, i))
+    groups = _rest(groups, k)
+    if any(red for _, red in groups):  # merge equal-count partials over the other groups
+        shp = [s for s, _ in groups]
+        rax = tuple(j for j, (_, red) in enumerate(groups) if red)
+        mean, m2 = mean.reshape(shp), m2.reshape(shp)
+        with np.errstate(invalid="ignore", over="ignore"):
+            mt = mean.mean(axis=rax, keepdims=True)
+            m2 = m2.sum(axis=rax) + r * ((mean - mt) ** 2).sum(axis=rax)
+    n = math.prod(a.shape[d] for d in axes)
+    return c, m2, n
+
+
+def _lse_merge(m: Array, s: Array, axis: Any) -> tuple[Array, Array]:
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        mt = np.max(m, axis=axis, keepdims=True)
+        fin = np.isfinite(mt)
+        st = np.sum(s * np.exp(m - np.where(fin, mt, 0.0)), axis=axis, keepdims=True)
+        st = np.where(fin, st, np.where(mt == -np.inf, 0.0, 1.0))
+    return np.squeeze(mt, axis=axis), np.squeeze(st, axis=axis)
+
+
+def _stage_lse(x3: Array, z0: Any) -> tuple[Array, Array]:
+    o, r, i = x3.shape
+    par = x3.size >= PAR_MIN and _threads() > 1
+    if i == 1:
+        ns = _segments(o, r, 1, par, 1 << 14)
+        pm, ps = np.empty((o, ns)), np.empty((o, ns))
+        _launch(K.lse_h, K.lse_h_par, par, x3.reshape(o, r), pm, ps, z0)
+        pm, ps = pm.reshape(o, ns, 1), ps.reshape(o, ns, 1)
+    else:
+        wb = min(i, _WB_2PASS)
+        ns = _segments(o, r, -(-i // wb), par, 64)
+        pm, ps = np.empty((o, ns, i)), np.empty((o, ns, i))
+        _launch(K.lse_v, K.lse_v_par, par, x3, pm, ps, z0, wb)
+    if ns == 1:
+        return pm.reshape(o, i), ps.reshape(o, i)
+    return _lse_merge(pm, ps, 1)
+
+
+# ------------------------------------------------------------------------------ ops
+def _zeros(a: Array, dtype: np.dtype[Any]) -> tuple[Any, Any]:
+    """(chunk zero, total zero) for a sum-like accumulate producing ``dtype``."""
+    if a.dtype.kind == "f":
+        return a.dtype.type(0), np.float64(0)
+    zt = np.dtype(dtype).type(0) if np.dtype(dtype).kind in "iuf" else np.int64(0)
+    return zt, zt
+
+
+def _kept_shape(a: Array, axes: tuple[int, ...], keepdims: bool) -> tuple[int, ...]:
+    if keepdims:
+        return tuple(1 if d in axes else s for d, s in enumerate(a.shape))
+    return tuple(s for d, s in enumerate(a.shape) if d not in axes)
+
+
+def _finish(
+    c: _Canon, a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any, res: Array
+) -> Array:
+    out = np.empty(_kept_shape(a, axes, False), dtype=dtype)
+    _place(c, a, axes, res, out)
+    return out.reshape(_kept_shape(a, axes, keepdims))
+
+
+def _sum(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any) -> Array:
+    zc, zt = _zeros(a, dtype)
+    c, res = _acc(a, axes, K.SUM, 0.0, zc, zt)
+    return _finish(c, a, axes, keepdims, dtype, res)
+
+
+def _prod(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any) -> Array:
+    one = np.dtype(dtype).type(1)
+    c, res = _acc(a, axes, K.PROD, 0.0, one, one)
+    return _finish(c, a, axes, keepdims, dtype, res)
+
+
+def _mean(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any) -> Array:
+    if a.dtype.kind == "f":
+        zc, zt = a.dtype.type(0), np.float64(0)
+    else:
+        zc = zt = np.float64(0)
+    c, res = _acc(a, axes, K.SUM, 0.0, zc, zt)
+    n = math.prod(a.shape[d] for d in axes)
+    return _finish(c, a, axes, keepdims, dtype, res / n)
+
+
+def _max(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any) -> Array:
+    c, res = _ext(a, axes, True)
+    return _finish(c, a, axes, keepdims, dtype, res)
+
+
+def _min(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any) -> Array:
+    c, res = _ext(a, axes, False)
+    return _finish(c, a, axes, keepdims, dtype, res)
+
+
+def _nnz(a: Array, axes: tuple[int, ...]) -> tuple[_Canon, Array]:
+    if a.dtype.kind == "f":
+        zc, zt = a.dtype.type(0), np.float64(0)
+    elif a.dtype.kind == "u":
+        zc = zt = np.uint64(0)
+    else:
+        zc = zt = np.int64(0)
+    return _acc(a, axes, K.NNZ, 0.0, zc, zt)
+
+
+def _any(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any) -> Array:
+    c, res = _nnz(a, axes)
+    return _finish(c, a, axes, keepdims, dtype, res > 0)
+
+
+def _all(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any) -> Array:
+    c, res = _nnz(a, axes)
+    n = math.prod(a.shape[d] for d in axes)
+    return _finish(c, a, axes, keepdims, dtype, res == n)
+
+
+def _var(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any, correction: float) -> Array:
+    c, m2, n = _var_stats(a, axes)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        v = m2 / max(n - correction, 0.0)
+    return _finish(c, a, axes, keepdims, dtype, v)
+
+
+def _std(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any, correction: float) -> Array:
+    v = _var(a, axes, keepdims, dtype, correction)
+    with np.errstate(invalid="ignore"):
+        return np.sqrt(v)
+
+
+def _logsumexp(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any) -> Array:
+    c = _canon(a, axes)
+    groups = c.groups
+    k, o, r, i = _split(groups)
+    z0 = np.float32(0) if a.dtype == np.float32 else np.float64(0)
+    m, s = _stage_lse(c.b.reshape(o, r, i), z0)
+    groups = _rest(groups, k)
+    if any(red for _, red in groups):
+        shp = [g for g, _ in groups]
+        rax = tuple(j for j, (_, red) in enumerate(groups) if red)
+        m, s = _lse_merge(m.reshape(shp), s.reshape(shp), rax)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        res = m + np.log(s)
+    return _finish(c, a, axes, keepdims, dtype, res)
+
+
+def _arg(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any, ismax: bool) -> Array:
+    if len(axes) != 1 or a.ndim == 1:  # every axis: index into the C-order flattening
+        x = np.ascontiguousarray(a).reshape(1, -1)
+        pv, pi = _stage_arg(x.reshape(1, x.shape[1], 1), ismax)
+        res = np.asarray(pi.reshape(()), dtype=dtype)
+        return res.reshape((1,) * a.ndim) if keepdims else res
+    ax = axes[0]
+    if a.shape[ax] == 1:
+        return np.zeros(_kept_shape(a, axes, keepdims), dtype=dtype)
+    c = _canon(a, axes, flip_red=False)
+    k, o, r, i = _split(c.groups)
+    _, pi = _stage_arg(c.b.reshape(o, r, i), ismax)
+    return _finish(c, a, axes, keepdims, dtype, pi)
+
+
+def _stage_arg(x3: Array, ismax: bool) -> tuple[Array, Array]:
+    o, r, i = x3.shape
+    par = x3.size >= PAR_MIN and _threads() > 1
+    if i == 1:
+        ns = _segments(o, r, 1, par, 1 << 14)
+        pv, pi = np.empty((o, ns), x3.dtype), np.empty((o, ns), np.int64)
+        _launch(K.arg_h, K.arg_h_par, par, x3.reshape(o, r), pv, pi, ismax)
+        pv, pi = pv.reshape(o, ns, 1), pi.reshape(o, ns, 1)
+    else:
+        wb = min(i, _WB)
+        ns = _segments(o, r, -(-i // wb), par, 64)
+        pv, pi = np.empty((o, ns, i), x3.dtype), np.empty((o, ns, i), np.int64)
+        seg = -(-r // ns)
+        zi = np.float32(0) if x3.itemsize <= 4 and seg < (1 << 24) else np.float64(0)
+        _launch(K.arg_v, K.arg_v_par, par, x3, pv, pi, ismax, zi, wb)
+    if ns == 1:
+        return pv.reshape(o, i), pi.reshape(o, i)
+    best = np.argmax(pv, axis=1) if ismax else np.argmin(pv, axis=1)  # first NaN / first best
+    sel = np.take_along_axis(pi, best[:, None, :], axis=1)[:, 0, :]
+    return np.take_along_axis(pv, best[:, None, :], axis=1)[:, 0, :], sel
+
+
+def _argmax(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any) -> Array:
+    return _arg(a, axes, keepdims, dtype, True)
+
+
+def _argmin(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any) -> Array:
+    return _arg(a, axes, keepdims, dtype, False)
+
+
+def _sumpow(a: Array, axes: tuple[int, ...], p: float) -> tuple[_Canon, Array]:
+    zc = a.dtype.type(0) if a.dtype.kind == "f" else np.float64(0)
+    op = K.SUMABS if p == 1 else K.SUMSQ if p == 2 else K.SUMPOW
+    return _acc(a, axes, op, float(p), zc, np.float64(0))
+
+
+def _norm(
+    a: Array,
+    axes: tuple[int, ...],
+    keepdims: bool,
+    dtype: Any,
+    p: float,
+    eps: float,
+    mode: str,
+) -> Array | None:
+    dt = np.dtype(dtype)
+    if p == -np.inf:
+        return None  # min |x| needs an abs pass of its own: the reference does it
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        if p == np.inf:
+            c, mx = _ext(a, axes, True)
+            _, mn = _ext(a, axes, False)
+            r = np.maximum(np.abs(mx.astype(dt)), np.abs(mn.astype(dt)))
+            return _finish(c, a, axes, keepdims, dt, r)
+        if p == 0:
+            c, cnt = _nnz(a, axes)
+            return _finish(c, a, axes, keepdims, dt, cnt.astype(dt))
+        c, s = _sumpow(a, axes, p)
+        s = s.astype(dt)
+        if mode in ("lp_max", "power_p_max"):
+            s = np.maximum(s, np.asarray(eps, dtype=dt))
+        elif mode in ("lp_sum", "power_p_sum"):
+            s = s + np.asarray(eps, dtype=dt)
+        if mode.startswith("power_p") or p == 1:
+            r = s
+        elif p == 2:
+            r = np.sqrt(s)
+        else:
+            r = s ** (1.0 / p)
+        return _finish(c, a, axes, keepdims, dt, np.asarray(r, dtype=dt))
+
+
+def _l2_normalize(
+    a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any, eps: float, variant: str
+) -> Array:
+    dt = np.dtype(dtype)
+    c, ss = _sumpow(a, axes, 2.0)
+    e = np.asarray(eps, dtype=dt)
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        ss = ss.astype(dt)
+        if variant in ("tensorflow", "openvino-max"):
+            denom = np.sqrt(np.maximum(ss, e))
+        elif variant == "pytorch":
+            denom = np.maximum(np.sqrt(ss), e)
+        else:  # openvino-add
+            denom = np.sqrt(ss + e)
+        red = [g for g in c.groups if g[1]]
+        if len(red) != 1:  # reduced groups not adjacent: numpy's broadcasting divide
+            d = _finish(c, a, axes, True, dt, denom)
+            return np.asarray(np.divide(a, d, dtype=dt), dtype=dt)
+        k, o, r, i = _split(c.groups)
+        x2 = c.b.reshape(o, r * i)
+        out = np.empty((o, r * i), dt)
+        d2 = np.ascontiguousarray(denom.reshape(o, i))
+        par = x2.size >= PAR_MIN and _threads() > 1
+        if par:
+            ns = max(1, min(-(-4 * _threads() // o), r))
+            with _LOCK:
+                K.scale_par(x2, d2, out, i, ns)
+        else:
+            K.scale(x2, d2, out, i)
+        return _unplace_full(c, a, out)
+
+
+_OPS: dict[str, Callable[..., Array | None]] = {
+    "sum": _sum,
+    "prod": _prod,
+    "mean": _mean,
+    "max": _max,
+    "min": _min,
+    "any": _any,
+    "all": _all,
+    "var": _var,
+    "std": _std,
+    "argmax": _argmax,
+    "argmin": _argmin,
+    "logsumexp": _logsumexp,
+    "norm": _norm,
+    "l2_normalize": _l2_normalize,
+}
+
+
+def reduce(
+    op: str,
+    a: Array,
+    axes: tuple[int, ...],
+    keepdims: bool,
+    dtype: np.dtype[Any],
+    **params: Any,
+) -> Array | None:
+    """Run reduction ``op`` with numba kernels; ``None`` where the numpy backend must run it."""
+    fn = _OPS.get(op)
+    if fn is None or a.dtype.char not in _SUPPORTED or not a.dtype.isnative:
+        return None
+    if a.ndim == 0 or a.size == 0 or not axes:
+        return _ref.reduce(op, a, axes, keepdims, dtype, **params)
+    x = a.view(np.uint8) if a.dtype == np.bool_ else a
+    return fn(x, axes, keepdims, dtype, **params)

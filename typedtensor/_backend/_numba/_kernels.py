@@ -1,0 +1,847 @@
+"""numba kernels on the canonical forms (imported only by the numba backend).
+
+Every reduction arrives here C-contiguous and canonical: ``x`` of shape ``(O, R, I)`` reduced
+over ``R``. ``I == 1`` runs the horizontal kernel on the 2-D view ``(O, R)`` (a contiguous run per
+output); ``I > 1`` the vertical kernel (a block of ``I`` accumulators, rows streamed). Work is
+split into tasks (output row or column block, times a segment of ``R``) writing partial results
+that the dispatcher combines when a row was split. Each kernel has a serial and a parallel
+(``prange``) entry point over the same task body, so small arrays never compile parallel code.
+
+This file is self-contained on purpose: numba's ``cache=True`` keys on this file's content only,
+so every jitted helper a kernel calls lives here (see ``_cache.py``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, prange, types
+from numba.extending import intrinsic, overload
+
+from ._cache import CACHE
+
+FM = {"reassoc", "nsz", "contract"}  # never nnan/ninf: NaN and inf keep numpy's semantics
+CH = 2048  # horizontal chunk (elements) accumulated in the input dtype inside SIMD lanes
+VB = 64  # vertical block of rows for the two-pass var / logsumexp
+
+# op codes of the accumulate family
+SUM, PROD, SUMABS, SUMSQ, SUMPOW, NNZ = 0, 1, 2, 3, 4, 5
+
+
+# ----------------------------------------------------------------------------- intrinsics
+@intrinsic
+def _vmax(typingctx: Any, a: Any, b: Any) -> Any:
+    """max with NaN propagation (llvm.maximum) for floats, smax/umax for ints: vectorises."""
+    if a != b:
+        return None
+    sig = a(a, b)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        t = args[0].type
+        if isinstance(a, types.Float):
+            name = "llvm.maximum"
+        elif a.signed:
+            name = "llvm.smax"
+        else:
+            name = "llvm.umax"
+        fn = builder.module.declare_intrinsic(name, [t], ir.FunctionType(t, [t, t]))
+        return builder.call(fn, args)
+
+    return sig, codegen
+
+
+@intrinsic
+def _vmin(typingctx: Any, a: Any, b: Any) -> Any:
+    """min with NaN propagation (llvm.minimum) for floats, smin/umin for ints."""
+    if a != b:
+        return None
+    sig = a(a, b)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        t = args[0].type
+        if isinstance(a, types.Float):
+            name = "llvm.minimum"
+        elif a.signed:
+            name = "llvm.smin"
+        else:
+            name = "llvm.umin"
+        fn = builder.module.declare_intrinsic(name, [t], ir.FunctionType(t, [t, t]))
+        return builder.call(fn, args)
+
+    return sig, codegen
+
+
+@intrinsic
+def _as(typingctx: Any, like: Any, v: Any) -> Any:
+    """``v`` converted to the type of ``like`` (numpy's cast), whatever the two types are."""
+    sig = like(like, v)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return context.cast(builder, args[1], signature.args[1], signature.args[0])
+
+    return sig, codegen
+
+
+@intrinsic
+def _pow2(typingctx: Any, k: Any) -> Any:
+    """2**k for an integral-valued float k in the normal range, built from exponent bits."""
+    if not isinstance(k, types.Float):
+        return None
+    sig = k(k)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        ft = args[0].type
+        if k.bitwidth == 32:
+            it, bias, shift = ir.IntType(32), 127, 23
+        else:
+            it, bias, shift = ir.IntType(64), 1023, 52
+        i = builder.fptosi(args[0], it)
+        i = builder.add(i, ir.Constant(it, bias))
+        i = builder.shl(i, ir.Constant(it, shift))
+        return builder.bitcast(i, ft)
+
+    return sig, codegen
+
+
+# ----------------------------------------------------------------------------- exp(x), x <= 0
+_L2E32 = np.float32(1.4426950408889634)
+_LN2HI32 = np.float32(0.693359375)
+_LN2LO32 = np.float32(-2.12194440e-4)
+_LO32 = np.float32(-87.0)
+_HALF32 = np.float32(0.5)
+_C32 = tuple(np.float32(1.0 / math.factorial(i)) for i in range(8))
+
+_L2E64 = 1.4426950408889634
+_LN2HI64 = 0.6931471803691238
+_LN2LO64 = 1.9082149292705877e-10
+_LO64 = -708.0
+_C64 = tuple(1.0 / math.factorial(i) for i in range(14))
+
+
+def _expneg(x: Any) -> Any:  # pragma: no cover - typing stub, replaced by the overload
+    raise NotImplementedError
+
+
+@overload(_expneg, fastmath=FM)
+def _ov_expneg(x: Any) -> Any:
+    """Vectorisable exp for x <= 0 (clamped at the underflow edge; NaN maps to a tiny value,
+    callers detect NaN rows separately). Taylor polynomial after range reduction: float32
+    degree 7 (~1 ulp), float64 degree 13 (~2 ulp)."""
+    if isinstance(x, types.Float) and x.bitwidth == 32:
+
+        def impl32(x: Any) -> Any:
+            x = x if x > _LO32 else _LO32
+            k = np.floor(x * _L2E32 + _HALF32)
+            r = (x - k * _LN2HI32) - k * _LN2LO32
+            c = _C32
+            p = c[7]
+            p = p * r + c[6]
+            p = p * r + c[5]
+            p = p * r + c[4]
+            p = p * r + c[3]
+            p = p * r + c[2]
+            p = p * r + c[1]
+            p = p * r + c[0]
+            return p * _pow2(k)
+
+        return impl32
+    if isinstance(x, types.Float):
+
+        def impl64(x: Any) -> Any:
+            x = x if x > _LO64 else _LO64
+            k = np.floor(x * _L2E64 + 0.5)
+            r = (x - k * _LN2HI64) - k * _LN2LO64
+            c = _C64
+            p = c[13]
+            p = p * r + c[12]
+            p = p * r + c[11]
+            p = p * r + c[10]
+            p = p * r + c[9]
+            p = p * r + c[8]
+            p = p * r + c[7]
+            p = p * r + c[6]
+            p = p * r + c[5]
+            p = p * r + c[4]
+            p = p * r + c[3]
+            p = p * r + c[2]
+            p = p * r + c[1]
+            p = p * r + c[0]
+            return p * _pow2(k)
+
+        return impl64
+    return None
+
+
+# ----------------------------------------------------------------------------- accumulate
+# zc: chunk accumulator (type and identity), zt: total accumulator (type and identity).
+@njit(fastmath=FM)
+def _h_sum(row: Any, zc: Any, zt: Any) -> Any:
+    n = row.shape[0]
+    tot = zt
+    for c0 in range(0, n, CH):
+        seg = row[c0 : min(c0 + CH, n)]
+        s = zc
+        for i in range(seg.shape[0]):
+            s += seg[i]
+        tot += _as(zt, s)
+    return tot
+
+
+@njit(fastmath=FM)
+def _h_prod(row: Any, zc: Any, zt: Any) -> Any:
+    n = row.shape[0]
+    tot = zt
+    for c0 in range(0, n, CH):
+        seg = row[c0 : min(c0 + CH, n)]
+        s = zc
+        for i in range(seg.shape[0]):
+            s *= _as(zc, seg[i])
+        tot *= _as(zt, s)
+    return tot
+
+
+@njit(fastmath=FM)
+def _h_sumabs(row: Any, zc: Any, zt: Any) -> Any:
+    n = row.shape[0]
+    tot = zt
+    for c0 in range(0, n, CH):
+        seg = row[c0 : min(c0 + CH, n)]
+        s = zc
+        for i in range(seg.shape[0]):
+            s += abs(_as(zc, seg[i]))
+        tot += _as(zt, s)
+    return tot
+
+
+@njit(fastmath=FM)
+def _h_sumsq(row: Any, zc: Any, zt: Any) -> Any:
+    n = row.shape[0]
+    tot = zt
+    for c0 in range(0, n, CH):
+        seg = row[c0 : min(c0 + CH, n)]
+        s = zc
+        for i in range(seg.shape[0]):
+            v = _as(zc, seg[i])
+            s += v * v
+        tot += _as(zt, s)
+    return tot
+
+
+@njit(fastmath=FM)
+def _h_sumpow(row: Any, p: float, zc: Any, zt: Any) -> Any:
+    tot = zt
+    for i in range(row.shape[0]):
+        tot += _as(zt, abs(_as(zc, row[i])) ** _as(zc, p))
+    return tot
+
+
+@njit(fastmath=FM)
+def _h_nnz(row: Any) -> Any:
+    cnt = 0
+    for i in range(row.shape[0]):
+        cnt += 1 if row[i] != 0 else 0
+    return cnt
+
+
+@njit(fastmath=FM)
+def _acc_h_task(x: Any, part: Any, op: int, p: float, zc: Any, zt: Any, t: int, ns: int) -> None:
+    r = t // ns
+    s = t - r * ns
+    n = x.shape[1]
+    row = x[r, (s * n) // ns : ((s + 1) * n) // ns]
+    if op == SUM:
+        part[r, s] = _h_sum(row, zc, zt)
+    elif op == PROD:
+        part[r, s] = _h_prod(row, zc, zt)
+    elif op == SUMABS:
+        part[r, s] = _h_sumabs(row, zc, zt)
+    elif op == SUMSQ:
+        part[r, s] = _h_sumsq(row, zc, zt)
+    elif op == SUMPOW:
+        part[r, s] = _h_sumpow(row, p, zc, zt)
+    else:
+        part[r, s] = _h_nnz(row)
+
+
+@njit(cache=CACHE)
+def acc_h(x: Any, part: Any, op: int, p: float, zc: Any, zt: Any) -> None:
+    """part[r, s] = op-accumulate of segment s of row r of x (R, N); serial."""
+    ns = part.shape[1]
+    for t in range(x.shape[0] * ns):
+        _acc_h_task(x, part, op, p, zc, zt, t, ns)
+
+
+@njit(cache=CACHE, parallel=True)
+def acc_h_par(x: Any, part: Any, op: int, p: float, zc: Any, zt: Any) -> None:
+    """acc_h over (row, segment) tasks in parallel."""
+    ns = part.shape[1]
+    for t in prange(x.shape[0] * ns):
+        _acc_h_task(x, part, op, p, zc, zt, t, ns)
+
+
+@njit(fastmath=FM)
+def _acc_v_block(x: Any, o: int, r0: int, r1: int, j0: int, j1: int, acc: Any, op: int, p: float,
+                 zc: Any) -> None:  # fmt: skip
+    w = j1 - j0
+    zt = acc[0]
+    for j in range(w):
+        acc[j] = _as(zt, 1) if op == PROD else _as(zt, 0)
+    if op == SUM:
+        for r in range(r0, r1):
+            xr = x[o, r, j0:j1]
+            for j in range(w):
+                acc[j] += _as(zt, xr[j])
+    elif op == PROD:
+        for r in range(r0, r1):
+            xr = x[o, r, j0:j1]
+            for j in range(w):
+                acc[j] *= _as(zt, xr[j])
+    elif op == SUMABS:
+        for r in range(r0, r1):
+            xr = x[o, r, j0:j1]
+            for j in range(w):
+                acc[j] += abs(_as(zt, xr[j]))
+    elif op == SUMSQ:
+        for r in range(r0, r1):
+            xr = x[o, r, j0:j1]
+            for j in range(w):
+                v = _as(zt, xr[j])
+                acc[j] += v * v
+    elif op == SUMPOW:
+        for r in range(r0, r1):
+            xr = x[o, r, j0:j1]
+            for j in range(w):
+                acc[j] += _as(zt, abs(_as(zc, xr[j])) ** _as(zc, p))
+    else:
+        for r in range(r0, r1):
+            xr = x[o, r, j0:j1]
+            for j in range(w):
+                acc[j] += _as(zt, 1) if xr[j] != 0 else _as(zt, 0)
+
+
+@njit(fastmath=FM)
+def _acc_v_task(x: Any, part: Any, op: int, p: float, zc: Any, t: int, ns: int, wb: int) -> None:
+    _, nr, ni = x.shape
+    nb = (ni + wb - 1) // wb
+    o = t // (ns * nb)
+    rem = t - o * ns * nb
+    s = rem // nb
+    b = rem - s * nb
+    j0 = b * wb
+    j1 = min(ni, j0 + wb)
+    _acc_v_block(x, o, (s * nr) // ns, ((s + 1) * nr) // ns, j0, j1, part[o, s, j0:j1], op, p, zc)
+
+
+@njit(cache=CACHE)
+def acc_v(x: Any, part: Any, op: int, p: float, zc: Any, wb: int) -> None:
+    """part[o, s, j] = op-accumulate over segment s of axis 1 of x (O, R, I); serial."""
+    ns = part.shape[1]
+    nb = (x.shape[2] + wb - 1) // wb
+    for t in range(x.shape[0] * ns * nb):
+        _acc_v_task(x, part, op, p, zc, t, ns, wb)
+
+
+@njit(cache=CACHE, parallel=True)
+def acc_v_par(x: Any, part: Any, op: int, p: float, zc: Any, wb: int) -> None:
+    """acc_v over (outer, segment, column block) tasks in parallel."""
+    ns = part.shape[1]
+    nb = (x.shape[2] + wb - 1) // wb
+    for t in prange(x.shape[0] * ns * nb):
+        _acc_v_task(x, part, op, p, zc, t, ns, wb)
+
+
+# ----------------------------------------------------------------------------- max / min
+@njit(fastmath=FM)
+def _ext_h_task(x: Any, part: Any, ismax: bool, t: int, ns: int) -> None:
+    r = t // ns
+    s = t - r * ns
+    n = x.shape[1]
+    row = x[r, (s * n) // ns : ((s + 1) * n) // ns]
+    m = row[0]
+    if ismax:
+        for i in range(row.shape[0]):
+            m = _vmax(m, row[i])
+    else:
+        for i in range(row.shape[0]):
+            m = _vmin(m, row[i])
+    part[r, s] = m
+
+
+@njit(cache=CACHE)
+def ext_h(x: Any, part: Any, ismax: bool) -> None:
+    """part[r, s] = max (or min) of segment s of row r, NaN propagating; serial."""
+    ns = part.shape[1]
+    for t in range(x.shape[0] * ns):
+        _ext_h_task(x, part, ismax, t, ns)
+
+
+@njit(cache=CACHE, parallel=True)
+def ext_h_par(x: Any, part: Any, ismax: bool) -> None:
+    """ext_h in parallel."""
+    ns = part.shape[1]
+    for t in prange(x.shape[0] * ns):
+        _ext_h_task(x, part, ismax, t, ns)
+
+
+@njit(fastmath=FM)
+def _ext_v_task(x: Any, part: Any, ismax: bool, t: int, ns: int, wb: int) -> None:
+    _, nr, ni = x.shape
+    nb = (ni + wb - 1) // wb
+    o = t // (ns * nb)
+    rem = t - o * ns * nb
+    s = rem // nb
+    b = rem - s * nb
+    j0 = b * wb
+    j1 = min(ni, j0 + wb)
+    r0 = (s * nr) // ns
+    r1 = ((s + 1) * nr) // ns
+    acc = part[o, s, j0:j1]
+    w = j1 - j0
+    x0 = x[o, r0, j0:j1]
+    for j in range(w):
+        acc[j] = x0[j]
+    if ismax:
+        for r in range(r0 + 1, r1):
+            xr = x[o, r, j0:j1]
+            for j in range(w):
+                acc[j] = _vmax(acc[j], xr[j])
+    else:
+        for r in range(r0 + 1, r1):
+            xr = x[o, r, j0:j1]
+            for j in range(w):
+                acc[j] = _vmin(acc[j], xr[j])
+
+
+@njit(cache=CACHE)
+def ext_v(x: Any, part: Any, ismax: bool, wb: int) -> None:
+    """part[o, s, j] = max (or min) over segment s of axis 1 of x (O, R, I); serial."""
+    ns = part.shape[1]
+    nb = (x.shape[2] + wb - 1) // wb
+    for t in range(x.shape[0] * ns * nb):
+        _ext_v_task(x, part, ismax, t, ns, wb)
+
+
+@njit(cache=CACHE, parallel=True)
+def ext_v_par(x: Any, part: Any, ismax: bool, wb: int) -> None:
+    """ext_v in parallel."""
+    ns = part.shape[1]
+    nb = (x.shape[2] + wb - 1) // wb
+    for t in prange(x.shape[0] * ns * nb):
+        _ext_v_task(x, part, ismax, t, ns, wb)
+
+
+# ----------------------------------------------------------------------------- argmax / argmin
+@njit(fastmath=FM)
+def _arg_h_task(x: Any, pval: Any, pidx: Any, ismax: bool, t: int, ns: int) -> None:
+    r = t // ns
+    s = t - r * ns
+    n = x.shape[1]
+    lo = (s * n) // ns
+    row = x[r, lo : ((s + 1) * n) // ns]
+    n = row.shape[0]
+    best = row[0]
+    bi = 0
+    if best != best:
+        pval[r, s] = best
+        pidx[r, s] = lo
+        return
+    for c0 in range(0, n, CH):
+        seg = row[c0 : min(c0 + CH, n)]
+        m = seg[0]
+        if ismax:
+            for i in range(seg.shape[0]):
+                m = _vmax(m, seg[i])
+        else:
+            for i in range(seg.shape[0]):
+                m = _vmin(m, seg[i])
+        if m != m:  # the first NaN wins, as numpy
+            for i in range(seg.shape[0]):
+                if seg[i] != seg[i]:
+                    pval[r, s] = seg[i]
+                    pidx[r, s] = lo + c0 + i
+                    return
+        if (m > best) if ismax else (m < best):
+            best = m
+            for i in range(seg.shape[0]):
+                if seg[i] == m:
+                    bi = c0 + i
+                    break
+    pval[r, s] = best
+    pidx[r, s] = lo + bi
+
+
+@njit(cache=CACHE)
+def arg_h(x: Any, pval: Any, pidx: Any, ismax: bool) -> None:
+    """First index of the max (min) of each row segment, NaN first; serial."""
+    ns = pval.shape[1]
+    for t in range(x.shape[0] * ns):
+        _arg_h_task(x, pval, pidx, ismax, t, ns)
+
+
+@njit(cache=CACHE, parallel=True)
+def arg_h_par(x: Any, pval: Any, pidx: Any, ismax: bool) -> None:
+    """arg_h in parallel."""
+    ns = pval.shape[1]
+    for t in prange(x.shape[0] * ns):
+        _arg_h_task(x, pval, pidx, ismax, t, ns)
+
+
+@njit(fastmath=FM)
+def _arg_v_task(x: Any, pval: Any, pidx: Any, ismax: bool, zi: Any, t: int, ns: int,
+                wb: int) -> None:  # fmt: skip
+    _, nr, ni = x.shape
+    nb = (ni + wb - 1) // wb
+    o = t // (ns * nb)
+    rem = t - o * ns * nb
+    s = rem // nb
+    b = rem - s * nb
+    j0 = b * wb
+    j1 = min(ni, j0 + wb)
+    r0 = (s * nr) // ns
+    r1 = ((s + 1) * nr) // ns
+    w = j1 - j0
+    best = pval[o, s, j0:j1]
+    bidx = np.full(w, zi)  # float-typed running index: the select vectorises
+    x0 = x[o, r0, j0:j1]
+    for j in range(w):
+        best[j] = x0[j]
+    one = _as(zi, 1)
+    rf = zi
+    nan = 0
+    if ismax:
+        for r in range(r0 + 1, r1):
+            rf += one
+            xr = x[o, r, j0:j1]
+            for j in range(w):
+                v = xr[j]
+                c = v > best[j]
+                best[j] = v if c else best[j]
+                bidx[j] = rf if c else bidx[j]
+                nan += 1 if v != v else 0
+    else:
+        for r in range(r0 + 1, r1):
+            rf += one
+            xr = x[o, r, j0:j1]
+            for j in range(w):
+                v = xr[j]
+                c = v < best[j]
+                best[j] = v if c else best[j]
+                bidx[j] = rf if c else bidx[j]
+                nan += 1 if v != v else 0
+    out = pidx[o, s, j0:j1]
+    for j in range(w):
+        out[j] = r0 + np.int64(bidx[j])
+    if nan:  # rare: redo the columns holding a NaN, the first NaN wins
+        for j in range(w):
+            if best[j] != best[j]:
+                continue
+            for r in range(r0, r1):
+                v = x[o, r, j0 + j]
+                if v != v:
+                    best[j] = v
+                    out[j] = r
+                    break
+
+
+@njit(cache=CACHE)
+def arg_v(x: Any, pval: Any, pidx: Any, ismax: bool, zi: Any, wb: int) -> None:
+    """First index along axis 1 of the max (min) of x (O, R, I) per segment; serial."""
+    ns = pval.shape[1]
+    nb = (x.shape[2] + wb - 1) // wb
+    for t in range(x.shape[0] * ns * nb):
+        _arg_v_task(x, pval, pidx, ismax, zi, t, ns, wb)
+
+
+@njit(cache=CACHE, parallel=True)
+def arg_v_par(x: Any, pval: Any, pidx: Any, ismax: bool, zi: Any, wb: int) -> None:
+    """arg_v in parallel."""
+    ns = pval.shape[1]
+    nb = (x.shape[2] + wb - 1) // wb
+    for t in prange(x.shape[0] * ns * nb):
+        _arg_v_task(x, pval, pidx, ismax, zi, t, ns, wb)
+
+
+# ----------------------------------------------------------------------------- var (mean, M2)
+@njit(fastmath=FM)
+def _var_h_task(x: Any, pmean: Any, pm2: Any, t: int, ns: int) -> None:
+    r = t // ns
+    s = t - r * ns
+    n = x.shape[1]
+    row = x[r, (s * n) // ns : ((s + 1) * n) // ns]
+    n = row.shape[0]
+    cnt = 0.0
+    mean = 0.0
+    m2 = 0.0
+    for c0 in range(0, n, CH):
+        seg = row[c0 : min(c0 + CH, n)]
+        k = seg.shape[0]
+        sm = 0.0
+        for i in range(k):
+            sm += np.float64(seg[i])
+        mc = sm / k
+        q = 0.0
+        for i in range(k):
+            d = np.float64(seg[i]) - mc
+            q += d * d
+        nt = cnt + k
+        delta = mc - mean
+        mean += delta * (k / nt)
+        m2 += q + delta * delta * (cnt * k / nt)
+        cnt = nt
+    pmean[r, s] = mean
+    pm2[r, s] = m2
+
+
+@njit(cache=CACHE)
+def var_h(x: Any, pmean: Any, pm2: Any) -> None:
+    """Per row segment: mean and sum of squared deviations (chunked two-pass, Chan merge)."""
+    ns = pmean.shape[1]
+    for t in range(x.shape[0] * ns):
+        _var_h_task(x, pmean, pm2, t, ns)
+
+
+@njit(cache=CACHE, parallel=True)
+def var_h_par(x: Any, pmean: Any, pm2: Any) -> None:
+    """var_h in parallel."""
+    ns = pmean.shape[1]
+    for t in prange(x.shape[0] * ns):
+        _var_h_task(x, pmean, pm2, t, ns)
+
+
+@njit(fastmath=FM)
+def _var_v_task(x: Any, pmean: Any, pm2: Any, t: int, ns: int, wb: int) -> None:
+    _, nr, ni = x.shape
+    nb = (ni + wb - 1) // wb
+    o = t // (ns * nb)
+    rem = t - o * ns * nb
+    s = rem // nb
+    b = rem - s * nb
+    j0 = b * wb
+    j1 = min(ni, j0 + wb)
+    r0 = (s * nr) // ns
+    r1 = ((s + 1) * nr) // ns
+    w = j1 - j0
+    mean = pmean[o, s, j0:j1]
+    m2 = pm2[o, s, j0:j1]
+    bs = np.empty(w)
+    for j in range(w):
+        mean[j] = 0.0
+        m2[j] = 0.0
+    cnt = 0.0
+    for b0 in range(r0, r1, VB):
+        b1 = min(b0 + VB, r1)
+        k = b1 - b0
+        for j in range(w):
+            bs[j] = 0.0
+        for r in range(b0, b1):
+            xr = x[o, r, j0:j1]
+            for j in range(w):
+                bs[j] += np.float64(xr[j])
+        for j in range(w):
+            bs[j] = bs[j] / k  # block mean
+        nt = cnt + k
+        f1 = k / nt
+        f2 = cnt * k / nt
+        # pass 2 over the cached block; then Chan's merge into the running stats
+        q = np.zeros(w)
+        for r in range(b0, b1):
+            xr = x[o, r, j0:j1]
+            for j in range(w):
+                d = np.float64(xr[j]) - bs[j]
+                q[j] += d * d
+        for j in range(w):
+            delta = bs[j] - mean[j]
+            mean[j] += delta * f1
+            m2[j] += q[j] + delta * delta * f2
+        cnt = nt
+
+
+@njit(cache=CACHE)
+def var_v(x: Any, pmean: Any, pm2: Any, wb: int) -> None:
+    """Per column of x (O, R, I) and segment of R: mean and M2 (blocked two-pass); serial."""
+    ns = pmean.shape[1]
+    nb = (x.shape[2] + wb - 1) // wb
+    for t in range(x.shape[0] * ns * nb):
+        _var_v_task(x, pmean, pm2, t, ns, wb)
+
+
+@njit(cache=CACHE, parallel=True)
+def var_v_par(x: Any, pmean: Any, pm2: Any, wb: int) -> None:
+    """var_v in parallel."""
+    ns = pmean.shape[1]
+    nb = (x.shape[2] + wb - 1) // wb
+    for t in prange(x.shape[0] * ns * nb):
+        _var_v_task(x, pmean, pm2, t, ns, wb)
+
+
+# ----------------------------------------------------------------------------- logsumexp
+# Partial state (M, S): the result is M + log(S). NaN -> (nan, 1), +inf -> (inf, 1),
+# all -inf -> (-inf, 0).
+@njit(fastmath=FM)
+def _lse_h_task(x: Any, pm: Any, ps: Any, z0: Any, t: int, ns: int) -> None:
+    r = t // ns
+    s = t - r * ns
+    n = x.shape[1]
+    row = x[r, (s * n) // ns : ((s + 1) * n) // ns]
+    n = row.shape[0]
+    big = -np.inf
+    tot = 0.0
+    posinf = False
+    for c0 in range(0, n, CH):
+        seg = row[c0 : min(c0 + CH, n)]
+        m = seg[0]
+        for i in range(seg.shape[0]):
+            m = _vmax(m, seg[i])
+        mf = np.float64(m)
+        if mf != mf:
+            pm[r, s] = np.nan
+            ps[r, s] = 1.0
+            return
+        if posinf or mf == -np.inf:
+            continue
+        if mf == np.inf:
+            posinf = True
+            continue
+        if mf > big:
+            tot *= math.exp(big - mf)
+            big = mf
+        mc = _as(z0, big)
+        acc = z0
+        for i in range(seg.shape[0]):
+            acc += _expneg(_as(z0, seg[i]) - mc)
+        tot += np.float64(acc)
+    if posinf:
+        pm[r, s] = np.inf
+        ps[r, s] = 1.0
+    else:
+        pm[r, s] = big
+        ps[r, s] = tot
+
+
+@njit(cache=CACHE)
+def lse_h(x: Any, pm: Any, ps: Any, z0: Any) -> None:
+    """Per row segment: online (max, sum exp(x - max)) in one pass; serial."""
+    ns = pm.shape[1]
+    for t in range(x.shape[0] * ns):
+        _lse_h_task(x, pm, ps, z0, t, ns)
+
+
+@njit(cache=CACHE, parallel=True)
+def lse_h_par(x: Any, pm: Any, ps: Any, z0: Any) -> None:
+    """lse_h in parallel."""
+    ns = pm.shape[1]
+    for t in prange(x.shape[0] * ns):
+        _lse_h_task(x, pm, ps, z0, t, ns)
+
+
+@njit(fastmath=FM)
+def _lse_v_task(x: Any, pm: Any, ps: Any, z0: Any, t: int, ns: int, wb: int) -> None:
+    _, nr, ni = x.shape
+    nb = (ni + wb - 1) // wb
+    o = t // (ns * nb)
+    rem = t - o * ns * nb
+    s = rem // nb
+    b = rem - s * nb
+    j0 = b * wb
+    j1 = min(ni, j0 + wb)
+    r0 = (s * nr) // ns
+    r1 = ((s + 1) * nr) // ns
+    w = j1 - j0
+    big = pm[o, s, j0:j1]  # running max (float64)
+    tot = ps[o, s, j0:j1]
+    colmax = x[o, r0, j0:j1].copy()  # NaN-propagating max over everything: special cases
+    bm = np.empty(w, dtype=np.float64)
+    acc = np.full(w, z0)
+    for j in range(w):
+        big[j] = -np.inf
+        tot[j] = 0.0
+    for b0 in range(r0, r1, VB):
+        b1 = min(b0 + VB, r1)
+        for j in range(w):
+            bm[j] = big[j]
+        for r in range(b0, b1):
+            xr = x[o, r, j0:j1]
+            for j in range(w):
+                colmax[j] = _vmax(colmax[j], xr[j])
+                bm[j] = max(bm[j], np.float64(xr[j]))
+        for j in range(w):
+            if bm[j] > big[j]:
+                tot[j] *= math.exp(big[j] - bm[j])
+                big[j] = bm[j]
+            acc[j] = z0
+        for r in range(b0, b1):
+            xr = x[o, r, j0:j1]
+            for j in range(w):
+                acc[j] += _expneg(_as(z0, xr[j]) - _as(z0, big[j]))
+        for j in range(w):
+            tot[j] += np.float64(acc[j])
+    for j in range(w):
+        c = np.float64(colmax[j])
+        if c != c:
+            big[j] = np.nan
+            tot[j] = 1.0
+        elif c == np.inf:
+            big[j] = np.inf
+            tot[j] = 1.0
+        elif c == -np.inf:
+            big[j] = -np.inf
+            tot[j] = 0.0
+
+
+@njit(cache=CACHE)
+def lse_v(x: Any, pm: Any, ps: Any, z0: Any, wb: int) -> None:
+    """Per column of x (O, R, I): blocked (max, sum exp) state; serial."""
+    ns = pm.shape[1]
+    nb = (x.shape[2] + wb - 1) // wb
+    for t in range(x.shape[0] * ns * nb):
+        _lse_v_task(x, pm, ps, z0, t, ns, wb)
+
+
+@njit(cache=CACHE, parallel=True)
+def lse_v_par(x: Any, pm: Any, ps: Any, z0: Any, wb: int) -> None:
+    """lse_v in parallel."""
+    ns = pm.shape[1]
+    nb = (x.shape[2] + wb - 1) // wb
+    for t in prange(x.shape[0] * ns * nb):
+        _lse_v_task(x, pm, ps, z0, t, ns, wb)
+
+
+# ----------------------------------------------------------------------------- scaling pass
+@njit(fastmath={"nsz", "contract"})
+def _scale_task(x: Any, d: Any, out: Any, ni: int, t: int, ns: int) -> None:
+    nr = x.shape[1] // ni
+    o = t // ns
+    s = t - o * ns
+    r0 = (s * nr) // ns
+    r1 = ((s + 1) * nr) // ns
+    z = out[0, 0]
+    if ni == 1:
+        dv = d[o, 0]
+        xo = x[o, r0:r1]
+        oo = out[o, r0:r1]
+        for k in range(xo.shape[0]):
+            oo[k] = _as(z, xo[k]) / dv
+    else:
+        do = d[o]
+        for r in range(r0, r1):
+            xr = x[o, r * ni : (r + 1) * ni]
+            orow = out[o, r * ni : (r + 1) * ni]
+            for j in range(ni):
+                orow[j] = _as(z, xr[j]) / do[j]
+
+
+@njit(cache=CACHE)
+def scale(x: Any, d: Any, out: Any, ni: int) -> None:
+    """out[o, r*I + j] = x[o, r*I + j] / d[o, j] (x, out (O, R*I), d (O, I)); serial."""
+    for t in range(x.shape[0]):
+        _scale_task(x, d, out, ni, t, 1)
+
+
+@njit(cache=CACHE, parallel=True)
+def scale_par(x: Any, d: Any, out: Any, ni: int, ns: int) -> None:
+    """scale over (outer, segment of R) tasks in parallel."""
+    for t in prange(x.shape[0] * ns):
+        _scale_task(x, d, out, ni, t, ns)
