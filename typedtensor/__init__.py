@@ -30,7 +30,7 @@ from ._dtypes import (
     uint64,
 )
 from ._errors import AxisError, ShapeError
-from ._tensor import AnyTensor, Axis, Dim, Tensor
+from ._tensor import AnyTensor, Axis, Dim, L2Variant, NormMode, Tensor
 from .elementwise import abs, exp, log, maximum, minimum, negative, sqrt
 from .reductions import (
     all,
@@ -65,6 +65,8 @@ __all__ = [
     "Dim",
     "Floating",
     "Integer",
+    "L2Variant",
+    "NormMode",
     "Number",
     "ShapeError",
     "SignedInteger",

@@ -23,6 +23,7 @@ from typing import TypeVar
 __all__ = [
     "AxisRangeError",
     "AxisTypeError",
+    "BinaryRule",
     "BroadcastError",
     "DTYPE_NAMES",
     "DTypeRule",
@@ -33,11 +34,15 @@ __all__ = [
     "ReduceToShapeError",
     "ReductionSpec",
     "RuleError",
+    "binary_dtype",
     "broadcast_shapes",
     "normalize_axes",
+    "promote",
+    "promote_scalar",
     "reduce_shape",
     "reduce_to_shape",
     "result_dtype",
+    "unary_float_dtype",
     "valid_axes_text",
 ]
 
@@ -124,7 +129,7 @@ def normalize_axes(axis: object, ndim: int, *, single: bool = False) -> tuple[in
     """
     if axis is None:
         return tuple(range(ndim))
-    if isinstance(axis, (tuple, list)):
+    if isinstance(axis, tuple):  # numpy takes tuples only (a list is a TypeError there too)
         if single:
             raise AxisTypeError(
                 f"this reduction takes a single axis (an int or None), got the tuple "
@@ -133,10 +138,11 @@ def normalize_axes(axis: object, ndim: int, *, single: bool = False) -> tuple[in
         spelled = [_as_axis_int(a) for a in axis]
     else:
         spelled = [_as_axis_int(axis)]
-    seen: dict[int, int] = {}
-    for a in spelled:
+    for a in spelled:  # ranges first, then duplicates, in numpy's order
         if not -ndim <= a < ndim:
             raise AxisRangeError(a, ndim)
+    seen: dict[int, int] = {}
+    for a in spelled:
         dim = a + ndim if a < 0 else a
         if dim in seen:
             raise DuplicateAxisError(seen[dim], a, dim, ndim)
@@ -315,6 +321,84 @@ def result_dtype(rule: DTypeRule, dtype: str) -> str:
     return "uint64" if dtype in _UNSIGNED else "int64"
 
 
+_BITS = {"int8": 8, "int16": 16, "int32": 32, "int64": 64}
+_BITS.update({"u" + k: v for k, v in _BITS.items()})
+
+
+def promote(a: str, b: str) -> str:
+    """numpy's ``promote_types`` over typedtensor's dtypes (the result of ``+ - * **``,
+    ``maximum``/``minimum`` between two tensors).
+
+    >>> promote("int8", "uint8"), promote("int32", "float32"), promote("int64", "uint64")
+    ('int16', 'float64', 'float64')
+    """
+    for d in (a, b):
+        if d not in DTYPE_NAMES:
+            raise ValueError(f"unknown dtype {d!r}; expected one of {', '.join(DTYPE_NAMES)}")
+    if a == b:
+        return a
+    if a == "bool":
+        return b
+    if b == "bool":
+        return a
+    if a in _FLOATS or b in _FLOATS:
+        if a in _FLOATS and b in _FLOATS:
+            return "float64"
+        f, i = (a, b) if a in _FLOATS else (b, a)
+        # float32 holds int8/int16 (and unsigned) exactly; wider ints need float64
+        return "float32" if f == "float32" and _BITS[i] <= 16 else "float64"
+    sa, sb = a in _SIGNED, b in _SIGNED
+    if sa == sb:
+        return a if _BITS[a] >= _BITS[b] else b
+    signed, unsigned = (a, b) if sa else (b, a)
+    if _BITS[signed] > _BITS[unsigned]:
+        return signed
+    bits = 2 * _BITS[unsigned]
+    return f"int{bits}" if bits <= 64 else "float64"
+
+
+def promote_scalar(dtype: str, scalar: str) -> str:
+    """Result dtype of a tensor with a Python scalar (NEP 50 weak scalars), ``scalar`` one of
+    ``"bool"``, ``"int"``, ``"float"``.
+
+    >>> promote_scalar("float32", "float"), promote_scalar("int8", "float")
+    ('float32', 'float64')
+    """
+    if scalar == "bool":
+        return dtype
+    if scalar == "int":
+        return "int64" if dtype == "bool" else dtype
+    if scalar == "float":
+        return dtype if dtype in _FLOATS else "float64"
+    raise ValueError(f"scalar kind must be 'bool', 'int' or 'float', got {scalar!r}")
+
+
+class BinaryRule(enum.Enum):
+    """Result dtype of an elementwise binary op from the promoted dtype."""
+
+    PROMOTE = "promote"  #: + - * maximum minimum (numpy rejects bool - bool)
+    POWER = "power"  #: **: promoted, but bool ** bool is int8 in numpy
+    DIVIDE = "divide"  #: /: promoted, then bool/ints -> float64
+    COMPARE = "compare"  #: < <= > >= == != -> bool
+
+
+def binary_dtype(rule: BinaryRule, promoted: str) -> str:
+    """Apply ``rule`` to the promoted operand dtype (see ``promote``/``promote_scalar``)."""
+    if rule is BinaryRule.COMPARE:
+        return "bool"
+    if rule is BinaryRule.DIVIDE and promoted not in _FLOATS:
+        return "float64"
+    if rule is BinaryRule.POWER and promoted == "bool":
+        return "int8"
+    return promoted
+
+
+def unary_float_dtype(dtype: str) -> str:
+    """``exp``/``log``/``sqrt``: floats kept, bool and ints computed in float64 (numpy would
+    give float16 for 8-bit inputs, a dtype typedtensor does not have)."""
+    return result_dtype(DTypeRule.FLOAT, dtype)
+
+
 # ------------------------------------------------------------------------------- reductions
 NORM_MODES: tuple[str, ...] = ("plain", "lp_max", "lp_sum", "power_p_max", "power_p_sum")
 L2_VARIANTS: tuple[str, ...] = ("tensorflow", "pytorch", "openvino-add", "openvino-max")
@@ -363,7 +447,7 @@ def _table() -> dict[str, ReductionSpec]:
             ReductionSpec(
                 _norm_method_name(mode),
                 s.FLOAT,
-                None,
+                0.0,  # the empty sum of |x|^p, then the mode's eps rule
                 params=("p", "eps"),
                 norm_mode=mode,
                 doc=f"oneDNN norm mode {mode}",

@@ -16,7 +16,7 @@ from . import _shape_rules as rules
 from ._dtypes import BY_NAME, DType, as_dtype_class
 from ._errors import AxisError, ShapeError
 
-__all__ = ["AnyTensor", "Axis", "Dim", "Tensor", "wrap"]
+__all__ = ["AnyTensor", "Axis", "Dim", "L2Variant", "NormMode", "Tensor", "wrap"]
 
 DT = TypeVar("DT", bound=DType, covariant=True)
 Shape = TypeVarTuple("Shape")

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 from typing_extensions import TypeVar, TypeVarTuple, Unpack
 
+from . import _shape_rules as rules
 from ._dtypes import DType
 from ._tensor import AnyTensor, Operand, Tensor, _broadcast_check, wrap
 
@@ -29,19 +30,27 @@ def _data(x: object, name: str) -> Any:
     raise TypeError(f"{name} takes Tensors or Python/numpy scalars, got {type(x).__name__}")
 
 
+def _floating(x: object, name: str) -> Any:
+    """The operand as floats: float dtypes kept, bool/ints as float64 (the shape rules'
+    ``unary_float_dtype``; numpy would make float16 of 8-bit ints)."""
+    data = np.asarray(_data(x, name))
+    target = rules.unary_float_dtype(data.dtype.name) if data.dtype.kind in "biuf" else None
+    return data if target is None else data.astype(target, copy=False)
+
+
 def exp(x: Tensor[Any, Unpack[Shape]]) -> Tensor[Any, Unpack[Shape]]:
-    """``e**x`` elementwise, shape kept: (8, 10) -> (8, 10)."""
-    return wrap(np.exp(_data(x, "exp")))
+    """``e**x`` elementwise, shape kept: (8, 10) -> (8, 10); ints and bool give float64."""
+    return wrap(np.exp(_floating(x, "exp")))
 
 
 def log(x: Tensor[Any, Unpack[Shape]]) -> Tensor[Any, Unpack[Shape]]:
-    """Natural logarithm elementwise, shape kept: (8, 10) -> (8, 10)."""
-    return wrap(np.log(_data(x, "log")))
+    """Natural logarithm elementwise, shape kept: (8, 10) -> (8, 10); ints give float64."""
+    return wrap(np.log(_floating(x, "log")))
 
 
 def sqrt(x: Tensor[Any, Unpack[Shape]]) -> Tensor[Any, Unpack[Shape]]:
-    """Square root elementwise, shape kept: (8, 10) -> (8, 10)."""
-    return wrap(np.sqrt(_data(x, "sqrt")))
+    """Square root elementwise, shape kept: (8, 10) -> (8, 10); ints give float64."""
+    return wrap(np.sqrt(_floating(x, "sqrt")))
 
 
 def abs(x: Tensor[DT, Unpack[Shape]]) -> Tensor[DT, Unpack[Shape]]:  # noqa: A001

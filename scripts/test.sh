@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The whole test suite on a fresh machine: install into .venv, then lint, type-check and test.
+# Usage (from the repository root): bash scripts/test.sh [extra pytest args]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-python3}
+[ -x .venv/bin/python ] || "$PY" -m venv .venv
+.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
+echo "== ruff"
+.venv/bin/ruff check .
+.venv/bin/ruff format --check .
+echo "== mypy --strict (library, plugin, examples)"
+.venv/bin/mypy --strict typedtensor mypy_plugin/typedtensor_mypy examples/*.py
+echo "== pytest"
+.venv/bin/python -m pytest "$@"
