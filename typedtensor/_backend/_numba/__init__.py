@@ -69,6 +69,8 @@ def _groups(sizes_red: list[tuple[int, bool]]) -> list[tuple[int, bool]]:
             out[-1] = (out[-1][0] * size, red)
         else:
             out.append((size, red))
+    if not any(red for _, red in out):  # every reduced dim has size 1: a trivial stage
+        out.append((1, True))
     return out
 
 
