@@ -142,6 +142,11 @@ def _segments(o: int, r: int, nb: int, par: bool, min_seg: int) -> int:
     return max(1, min(-(-want // (o * nb)), r // min_seg))
 
 
+def _rb(n: int, ns: int) -> int:
+    """Rows per horizontal task: short rows are batched so a task holds ~16K elements."""
+    return 1 if ns > 1 else max(1, (1 << 14) // max(n, 1))
+
+
 def _rest(groups: list[tuple[int, bool]], k: int) -> list[tuple[int, bool]]:
     return groups[:k] + groups[k + 1 :]
 
@@ -154,7 +159,7 @@ def _stage_acc(x3: Array, op: int, p: float, zc: Any, zt: Any) -> Array:
     if i == 1:
         ns = _segments(o, r, 1, par, 1 << 14)
         part = np.empty((o, ns), zt_t)
-        _launch(K.acc_h, K.acc_h_par, par, x3.reshape(o, r), part, op, p, zc, zt)
+        _launch(K.acc_h, K.acc_h_par, par, x3.reshape(o, r), part, op, p, zc, zt, _rb(r, ns))
         part = part.reshape(o, ns, 1)
     else:
         wb = min(i, _WB)
@@ -187,7 +192,7 @@ def _stage_ext(x3: Array, ismax: bool) -> Array:
     if i == 1:
         ns = _segments(o, r, 1, par, 1 << 14)
         part = np.empty((o, ns), x3.dtype)
-        _launch(K.ext_h, K.ext_h_par, par, x3.reshape(o, r), part, ismax)
+        _launch(K.ext_h, K.ext_h_par, par, x3.reshape(o, r), part, ismax, _rb(r, ns))
         part = part.reshape(o, ns, 1)
     else:
         wb = min(i, _WB)
@@ -215,7 +220,7 @@ def _stage_var(x3: Array) -> tuple[Array, Array]:
     if i == 1:
         ns = _segments(o, r, 1, par, 1 << 14)
         pm, p2 = np.empty((o, ns)), np.empty((o, ns))
-        _launch(K.var_h, K.var_h_par, par, x3.reshape(o, r), pm, p2)
+        _launch(K.var_h, K.var_h_par, par, x3.reshape(o, r), pm, p2, _rb(r, ns))
         pm, p2 = pm.reshape(o, ns, 1), p2.reshape(o, ns, 1)
     else:
         wb = min(i, _WB_2PASS)
@@ -264,7 +269,7 @@ def _stage_lse(x3: Array, z0: Any) -> tuple[Array, Array]:
     if i == 1:
         ns = _segments(o, r, 1, par, 1 << 14)
         pm, ps = np.empty((o, ns)), np.empty((o, ns))
-        _launch(K.lse_h, K.lse_h_par, par, x3.reshape(o, r), pm, ps, z0)
+        _launch(K.lse_h, K.lse_h_par, par, x3.reshape(o, r), pm, ps, z0, _rb(r, ns))
         pm, ps = pm.reshape(o, ns, 1), ps.reshape(o, ns, 1)
     else:
         wb = min(i, _WB_2PASS)
@@ -294,6 +299,12 @@ def _kept_shape(a: Array, axes: tuple[int, ...], keepdims: bool) -> tuple[int, .
 def _finish(
     c: _Canon, a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any, res: Array
 ) -> Array:
+    red = set(axes)
+    kept = [d for d in c.perm if d not in red]
+    if kept == sorted(kept) and not any(d not in red for d in c.flips):
+        r = res.astype(dtype, copy=False)  # res is a fresh partial: no copy when it fits
+        if r.flags.c_contiguous:
+            return r.reshape(_kept_shape(a, axes, keepdims))
     out = np.empty(_kept_shape(a, axes, False), dtype=dtype)
     _place(c, a, axes, res, out)
     return out.reshape(_kept_shape(a, axes, keepdims))
@@ -402,7 +413,7 @@ def _stage_arg(x3: Array, ismax: bool) -> tuple[Array, Array]:
     if i == 1:
         ns = _segments(o, r, 1, par, 1 << 14)
         pv, pi = np.empty((o, ns), x3.dtype), np.empty((o, ns), np.int64)
-        _launch(K.arg_h, K.arg_h_par, par, x3.reshape(o, r), pv, pi, ismax)
+        _launch(K.arg_h, K.arg_h_par, par, x3.reshape(o, r), pv, pi, ismax, _rb(r, ns))
         pv, pi = pv.reshape(o, ns, 1), pi.reshape(o, ns, 1)
     else:
         wb = min(i, _WB)
@@ -491,12 +502,13 @@ def _l2_normalize(
         out = np.empty((o, r * i), dt)
         d2 = np.ascontiguousarray(denom.reshape(o, i))
         par = x2.size >= PAR_MIN and _threads() > 1
+        ns = max(1, min(-(-4 * _threads() // o), r)) if par else 1
+        rb = 1 if ns > 1 else max(1, (1 << 14) // (r * i))
         if par:
-            ns = max(1, min(-(-4 * _threads() // o), r))
             with _LOCK:
-                K.scale_par(x2, d2, out, i, ns)
+                K.scale_par(x2, d2, out, i, ns, rb)
         else:
-            K.scale(x2, d2, out, i)
+            K.scale(x2, d2, out, i, rb)
         return _unplace_full(c, a, out)
 
 

@@ -177,60 +177,88 @@ def _ov_expneg(x: Any) -> Any:
 
 # ----------------------------------------------------------------------------- accumulate
 # zc: chunk accumulator (type and identity), zt: total accumulator (type and identity).
-@njit(fastmath=FM)
+@njit(fastmath=FM, inline="always")
+def _c_sum(seg: Any, zc: Any) -> Any:
+    s = zc
+    for i in range(seg.shape[0]):
+        s += seg[i]
+    return s
+
+
+@njit(fastmath=FM, inline="always")
 def _h_sum(row: Any, zc: Any, zt: Any) -> Any:
     n = row.shape[0]
+    if n <= CH:  # one chunk: no slice (keeps short rows cheap)
+        return zt + _as(zt, _c_sum(row, zc))
     tot = zt
-    for c0 in range(0, n, CH):
-        seg = row[c0 : min(c0 + CH, n)]
-        s = zc
-        for i in range(seg.shape[0]):
-            s += seg[i]
-        tot += _as(zt, s)
+    for ci in range((n + CH - 1) // CH):  # a step range would divide per row
+        c0 = ci * CH
+        tot += _as(zt, _c_sum(row[c0 : min(c0 + CH, n)], zc))
     return tot
 
 
-@njit(fastmath=FM)
+@njit(fastmath=FM, inline="always")
+def _c_prod(seg: Any, zc: Any) -> Any:
+    s = zc
+    for i in range(seg.shape[0]):
+        s *= _as(zc, seg[i])
+    return s
+
+
+@njit(fastmath=FM, inline="always")
 def _h_prod(row: Any, zc: Any, zt: Any) -> Any:
     n = row.shape[0]
+    if n <= CH:  # one chunk: no slice (keeps short rows cheap)
+        return zt * _as(zt, _c_prod(row, zc))
     tot = zt
-    for c0 in range(0, n, CH):
-        seg = row[c0 : min(c0 + CH, n)]
-        s = zc
-        for i in range(seg.shape[0]):
-            s *= _as(zc, seg[i])
-        tot *= _as(zt, s)
+    for ci in range((n + CH - 1) // CH):  # a step range would divide per row
+        c0 = ci * CH
+        tot *= _as(zt, _c_prod(row[c0 : min(c0 + CH, n)], zc))
     return tot
 
 
-@njit(fastmath=FM)
+@njit(fastmath=FM, inline="always")
+def _c_sumabs(seg: Any, zc: Any) -> Any:
+    s = zc
+    for i in range(seg.shape[0]):
+        s += abs(_as(zc, seg[i]))
+    return s
+
+
+@njit(fastmath=FM, inline="always")
 def _h_sumabs(row: Any, zc: Any, zt: Any) -> Any:
     n = row.shape[0]
+    if n <= CH:  # one chunk: no slice (keeps short rows cheap)
+        return zt + _as(zt, _c_sumabs(row, zc))
     tot = zt
-    for c0 in range(0, n, CH):
-        seg = row[c0 : min(c0 + CH, n)]
-        s = zc
-        for i in range(seg.shape[0]):
-            s += abs(_as(zc, seg[i]))
-        tot += _as(zt, s)
+    for ci in range((n + CH - 1) // CH):  # a step range would divide per row
+        c0 = ci * CH
+        tot += _as(zt, _c_sumabs(row[c0 : min(c0 + CH, n)], zc))
     return tot
 
 
-@njit(fastmath=FM)
+@njit(fastmath=FM, inline="always")
+def _c_sumsq(seg: Any, zc: Any) -> Any:
+    s = zc
+    for i in range(seg.shape[0]):
+        v = _as(zc, seg[i])
+        s += v * v
+    return s
+
+
+@njit(fastmath=FM, inline="always")
 def _h_sumsq(row: Any, zc: Any, zt: Any) -> Any:
     n = row.shape[0]
+    if n <= CH:  # one chunk: no slice (keeps short rows cheap)
+        return zt + _as(zt, _c_sumsq(row, zc))
     tot = zt
-    for c0 in range(0, n, CH):
-        seg = row[c0 : min(c0 + CH, n)]
-        s = zc
-        for i in range(seg.shape[0]):
-            v = _as(zc, seg[i])
-            s += v * v
-        tot += _as(zt, s)
+    for ci in range((n + CH - 1) // CH):  # a step range would divide per row
+        c0 = ci * CH
+        tot += _as(zt, _c_sumsq(row[c0 : min(c0 + CH, n)], zc))
     return tot
 
 
-@njit(fastmath=FM)
+@njit(fastmath=FM, inline="always")
 def _h_sumpow(row: Any, p: float, zc: Any, zt: Any) -> Any:
     tot = zt
     for i in range(row.shape[0]):
@@ -238,7 +266,7 @@ def _h_sumpow(row: Any, p: float, zc: Any, zt: Any) -> Any:
     return tot
 
 
-@njit(fastmath=FM)
+@njit(fastmath=FM, inline="always")
 def _h_nnz(row: Any) -> Any:
     cnt = 0
     for i in range(row.shape[0]):
@@ -247,39 +275,67 @@ def _h_nnz(row: Any) -> Any:
 
 
 @njit(fastmath=FM)
-def _acc_h_task(x: Any, part: Any, op: int, p: float, zc: Any, zt: Any, t: int, ns: int) -> None:
-    r = t // ns
-    s = t - r * ns
+def _acc_h_task(x: Any, part: Any, op: int, p: float, zc: Any, zt: Any, t: int, ns: int,
+                rb: int) -> None:  # fmt: skip
+    # rows [r0, r1) of segment s; the op branch sits outside the row loop and each row is
+    # handed to a branch-free function as a slice (keeps numba's refcounting out of the loop)
+    blk = t // ns
+    s = t - blk * ns
     n = x.shape[1]
-    row = x[r, (s * n) // ns : ((s + 1) * n) // ns]
-    if op == SUM:
-        part[r, s] = _h_sum(row, zc, zt)
+    lo = (s * n) // ns
+    hi = ((s + 1) * n) // ns
+    r0 = blk * rb
+    r1 = min(x.shape[0], r0 + rb)
+    if hi - lo <= 16 and op != SUMPOW:  # short rows: direct indexing, no slices
+        for r in range(r0, r1):
+            a = zt
+            for k in range(lo, hi):
+                v = _as(zc, x[r, k])
+                if op == SUM:
+                    a += _as(zt, v)
+                elif op == PROD:
+                    a *= _as(zt, v)
+                elif op == SUMABS:
+                    a += _as(zt, abs(v))
+                elif op == SUMSQ:
+                    a += _as(zt, v * v)
+                else:
+                    a += _as(zt, 1) if v != 0 else _as(zt, 0)
+            part[r, s] = a
+    elif op == SUM:
+        for r in range(r0, r1):
+            part[r, s] = _h_sum(x[r, lo:hi], zc, zt)
     elif op == PROD:
-        part[r, s] = _h_prod(row, zc, zt)
+        for r in range(r0, r1):
+            part[r, s] = _h_prod(x[r, lo:hi], zc, zt)
     elif op == SUMABS:
-        part[r, s] = _h_sumabs(row, zc, zt)
+        for r in range(r0, r1):
+            part[r, s] = _h_sumabs(x[r, lo:hi], zc, zt)
     elif op == SUMSQ:
-        part[r, s] = _h_sumsq(row, zc, zt)
+        for r in range(r0, r1):
+            part[r, s] = _h_sumsq(x[r, lo:hi], zc, zt)
     elif op == SUMPOW:
-        part[r, s] = _h_sumpow(row, p, zc, zt)
+        for r in range(r0, r1):
+            part[r, s] = _h_sumpow(x[r, lo:hi], p, zc, zt)
     else:
-        part[r, s] = _h_nnz(row)
+        for r in range(r0, r1):
+            part[r, s] = _h_nnz(x[r, lo:hi])
 
 
 @njit(cache=CACHE)
-def acc_h(x: Any, part: Any, op: int, p: float, zc: Any, zt: Any) -> None:
+def acc_h(x: Any, part: Any, op: int, p: float, zc: Any, zt: Any, rb: int) -> None:
     """part[r, s] = op-accumulate of segment s of row r of x (R, N); serial."""
     ns = part.shape[1]
-    for t in range(x.shape[0] * ns):
-        _acc_h_task(x, part, op, p, zc, zt, t, ns)
+    for t in range(-(-x.shape[0] // rb) * ns):
+        _acc_h_task(x, part, op, p, zc, zt, t, ns, rb)
 
 
 @njit(cache=CACHE, parallel=True)
-def acc_h_par(x: Any, part: Any, op: int, p: float, zc: Any, zt: Any) -> None:
+def acc_h_par(x: Any, part: Any, op: int, p: float, zc: Any, zt: Any, rb: int) -> None:
     """acc_h over (row, segment) tasks in parallel."""
     ns = part.shape[1]
-    for t in prange(x.shape[0] * ns):
-        _acc_h_task(x, part, op, p, zc, zt, t, ns)
+    for t in prange(-(-x.shape[0] // rb) * ns):
+        _acc_h_task(x, part, op, p, zc, zt, t, ns, rb)
 
 
 @njit(fastmath=FM)
@@ -290,7 +346,16 @@ def _acc_v_block(x: Any, o: int, r0: int, r1: int, j0: int, j1: int, acc: Any, o
     for j in range(w):
         acc[j] = _as(zt, 1) if op == PROD else _as(zt, 0)
     if op == SUM:
-        for r in range(r0, r1):
+        r = r0
+        while r + 4 <= r1:  # 4 rows per pass over the accumulators
+            xa = x[o, r, j0:j1]
+            xb = x[o, r + 1, j0:j1]
+            xc = x[o, r + 2, j0:j1]
+            xd = x[o, r + 3, j0:j1]
+            for j in range(w):
+                acc[j] += (_as(zt, xa[j]) + _as(zt, xb[j])) + (_as(zt, xc[j]) + _as(zt, xd[j]))
+            r += 4
+        for r in range(r, r1):
             xr = x[o, r, j0:j1]
             for j in range(w):
                 acc[j] += _as(zt, xr[j])
@@ -300,12 +365,36 @@ def _acc_v_block(x: Any, o: int, r0: int, r1: int, j0: int, j1: int, acc: Any, o
             for j in range(w):
                 acc[j] *= _as(zt, xr[j])
     elif op == SUMABS:
-        for r in range(r0, r1):
+        r = r0
+        while r + 4 <= r1:
+            xa = x[o, r, j0:j1]
+            xb = x[o, r + 1, j0:j1]
+            xc = x[o, r + 2, j0:j1]
+            xd = x[o, r + 3, j0:j1]
+            for j in range(w):
+                acc[j] += (abs(_as(zt, xa[j])) + abs(_as(zt, xb[j]))) + (
+                    abs(_as(zt, xc[j])) + abs(_as(zt, xd[j]))
+                )
+            r += 4
+        for r in range(r, r1):
             xr = x[o, r, j0:j1]
             for j in range(w):
                 acc[j] += abs(_as(zt, xr[j]))
     elif op == SUMSQ:
-        for r in range(r0, r1):
+        r = r0
+        while r + 4 <= r1:
+            xa = x[o, r, j0:j1]
+            xb = x[o, r + 1, j0:j1]
+            xc = x[o, r + 2, j0:j1]
+            xd = x[o, r + 3, j0:j1]
+            for j in range(w):
+                va = _as(zt, xa[j])
+                vb = _as(zt, xb[j])
+                vc = _as(zt, xc[j])
+                vd = _as(zt, xd[j])
+                acc[j] += (va * va + vb * vb) + (vc * vc + vd * vd)
+            r += 4
+        for r in range(r, r1):
             xr = x[o, r, j0:j1]
             for j in range(w):
                 v = _as(zt, xr[j])
@@ -354,36 +443,53 @@ def acc_v_par(x: Any, part: Any, op: int, p: float, zc: Any, wb: int) -> None:
 
 
 # ----------------------------------------------------------------------------- max / min
-@njit(fastmath=FM)
-def _ext_h_task(x: Any, part: Any, ismax: bool, t: int, ns: int) -> None:
-    r = t // ns
-    s = t - r * ns
-    n = x.shape[1]
-    row = x[r, (s * n) // ns : ((s + 1) * n) // ns]
+@njit(fastmath=FM, inline="always")
+def _h_max(row: Any) -> Any:
     m = row[0]
+    for i in range(row.shape[0]):
+        m = _vmax(m, row[i])
+    return m
+
+
+@njit(fastmath=FM, inline="always")
+def _h_min(row: Any) -> Any:
+    m = row[0]
+    for i in range(row.shape[0]):
+        m = _vmin(m, row[i])
+    return m
+
+
+@njit(fastmath=FM)
+def _ext_h_task(x: Any, part: Any, ismax: bool, t: int, ns: int, rb: int) -> None:
+    blk = t // ns
+    s = t - blk * ns
+    n = x.shape[1]
+    lo = (s * n) // ns
+    hi = ((s + 1) * n) // ns
+    r0 = blk * rb
+    r1 = min(x.shape[0], r0 + rb)
     if ismax:
-        for i in range(row.shape[0]):
-            m = _vmax(m, row[i])
+        for r in range(r0, r1):
+            part[r, s] = _h_max(x[r, lo:hi])
     else:
-        for i in range(row.shape[0]):
-            m = _vmin(m, row[i])
-    part[r, s] = m
+        for r in range(r0, r1):
+            part[r, s] = _h_min(x[r, lo:hi])
 
 
 @njit(cache=CACHE)
-def ext_h(x: Any, part: Any, ismax: bool) -> None:
+def ext_h(x: Any, part: Any, ismax: bool, rb: int) -> None:
     """part[r, s] = max (or min) of segment s of row r, NaN propagating; serial."""
     ns = part.shape[1]
-    for t in range(x.shape[0] * ns):
-        _ext_h_task(x, part, ismax, t, ns)
+    for t in range(-(-x.shape[0] // rb) * ns):
+        _ext_h_task(x, part, ismax, t, ns, rb)
 
 
 @njit(cache=CACHE, parallel=True)
-def ext_h_par(x: Any, part: Any, ismax: bool) -> None:
+def ext_h_par(x: Any, part: Any, ismax: bool, rb: int) -> None:
     """ext_h in parallel."""
     ns = part.shape[1]
-    for t in prange(x.shape[0] * ns):
-        _ext_h_task(x, part, ismax, t, ns)
+    for t in prange(-(-x.shape[0] // rb) * ns):
+        _ext_h_task(x, part, ismax, t, ns, rb)
 
 
 @njit(fastmath=FM)
@@ -434,59 +540,107 @@ def ext_v_par(x: Any, part: Any, ismax: bool, wb: int) -> None:
 
 
 # ----------------------------------------------------------------------------- argmax / argmin
+@njit(fastmath=FM, inline="always")
+def _c_argmax(seg: Any, c0: int) -> Any:
+    m = _h_max(seg)
+    if m != m:  # the first NaN wins, as numpy
+        for i in range(seg.shape[0]):
+            if seg[i] != seg[i]:
+                return seg[i], c0 + i
+    for i in range(seg.shape[0]):
+        if seg[i] == m:
+            return m, c0 + i
+    return m, c0
+
+
+@njit(fastmath=FM, inline="always")
+def _h_argmax(row: Any) -> Any:
+    """(value, first index) of the max of a row; the first NaN wins, as numpy."""
+    n = row.shape[0]
+    if n <= CH:
+        return _c_argmax(row, 0)
+    best, bi = _c_argmax(row[0:CH], 0)
+    if best != best:
+        return best, bi
+    for ci in range(1, (n + CH - 1) // CH):
+        c0 = ci * CH
+        v, k = _c_argmax(row[c0 : min(c0 + CH, n)], c0)
+        if v != v:
+            return v, k
+        if v > best:
+            best = v
+            bi = k
+    return best, bi
+
+
+@njit(fastmath=FM, inline="always")
+def _c_argmin(seg: Any, c0: int) -> Any:
+    m = _h_min(seg)
+    if m != m:  # the first NaN wins, as numpy
+        for i in range(seg.shape[0]):
+            if seg[i] != seg[i]:
+                return seg[i], c0 + i
+    for i in range(seg.shape[0]):
+        if seg[i] == m:
+            return m, c0 + i
+    return m, c0
+
+
+@njit(fastmath=FM, inline="always")
+def _h_argmin(row: Any) -> Any:
+    """(value, first index) of the min of a row; the first NaN wins, as numpy."""
+    n = row.shape[0]
+    if n <= CH:
+        return _c_argmin(row, 0)
+    best, bi = _c_argmin(row[0:CH], 0)
+    if best != best:
+        return best, bi
+    for ci in range(1, (n + CH - 1) // CH):
+        c0 = ci * CH
+        v, k = _c_argmin(row[c0 : min(c0 + CH, n)], c0)
+        if v != v:
+            return v, k
+        if v < best:
+            best = v
+            bi = k
+    return best, bi
+
+
 @njit(fastmath=FM)
-def _arg_h_task(x: Any, pval: Any, pidx: Any, ismax: bool, t: int, ns: int) -> None:
-    r = t // ns
-    s = t - r * ns
+def _arg_h_task(x: Any, pval: Any, pidx: Any, ismax: bool, t: int, ns: int, rb: int) -> None:
+    blk = t // ns
+    s = t - blk * ns
     n = x.shape[1]
     lo = (s * n) // ns
-    row = x[r, lo : ((s + 1) * n) // ns]
-    n = row.shape[0]
-    best = row[0]
-    bi = 0
-    if best != best:
-        pval[r, s] = best
-        pidx[r, s] = lo
-        return
-    for c0 in range(0, n, CH):
-        seg = row[c0 : min(c0 + CH, n)]
-        m = seg[0]
-        if ismax:
-            for i in range(seg.shape[0]):
-                m = _vmax(m, seg[i])
-        else:
-            for i in range(seg.shape[0]):
-                m = _vmin(m, seg[i])
-        if m != m:  # the first NaN wins, as numpy
-            for i in range(seg.shape[0]):
-                if seg[i] != seg[i]:
-                    pval[r, s] = seg[i]
-                    pidx[r, s] = lo + c0 + i
-                    return
-        if (m > best) if ismax else (m < best):
-            best = m
-            for i in range(seg.shape[0]):
-                if seg[i] == m:
-                    bi = c0 + i
-                    break
-    pval[r, s] = best
-    pidx[r, s] = lo + bi
+    hi = ((s + 1) * n) // ns
+    r0 = blk * rb
+    r1 = min(x.shape[0], r0 + rb)
+    if ismax:
+        for r in range(r0, r1):
+            v, k = _h_argmax(x[r, lo:hi])
+            pval[r, s] = v
+            pidx[r, s] = lo + k
+    else:
+        for r in range(r0, r1):
+            v, k = _h_argmin(x[r, lo:hi])
+            pval[r, s] = v
+            pidx[r, s] = lo + k
 
 
 @njit(cache=CACHE)
-def arg_h(x: Any, pval: Any, pidx: Any, ismax: bool) -> None:
+def arg_h(x: Any, pval: Any, pidx: Any, ismax: bool, rb: int) -> None:
     """First index of the max (min) of each row segment, NaN first; serial."""
     ns = pval.shape[1]
-    for t in range(x.shape[0] * ns):
-        _arg_h_task(x, pval, pidx, ismax, t, ns)
+    for t in range(-(-x.shape[0] // rb) * ns):
+        _arg_h_task(x, pval, pidx, ismax, t, ns, rb)
 
 
 @njit(cache=CACHE, parallel=True)
-def arg_h_par(x: Any, pval: Any, pidx: Any, ismax: bool) -> None:
+def arg_h_par(x: Any, pval: Any, pidx: Any, ismax: bool, rb: int) -> None:
     """arg_h in parallel."""
     ns = pval.shape[1]
-    for t in prange(x.shape[0] * ns):
-        _arg_h_task(x, pval, pidx, ismax, t, ns)
+    for t in prange(-(-x.shape[0] // rb) * ns):
+        _arg_h_task(x, pval, pidx, ismax, t, ns, rb)
 
 
 @njit(fastmath=FM)
@@ -565,50 +719,71 @@ def arg_v_par(x: Any, pval: Any, pidx: Any, ismax: bool, zi: Any, wb: int) -> No
 
 
 # ----------------------------------------------------------------------------- var (mean, M2)
-@njit(fastmath=FM)
-def _var_h_task(x: Any, pmean: Any, pm2: Any, t: int, ns: int) -> None:
-    r = t // ns
-    s = t - r * ns
-    n = x.shape[1]
-    row = x[r, (s * n) // ns : ((s + 1) * n) // ns]
+@njit(fastmath=FM, inline="always")
+def _c_var(seg: Any) -> Any:
+    k = seg.shape[0]
+    sm = 0.0
+    for i in range(k):
+        sm += np.float64(seg[i])
+    mc = sm / k
+    q = 0.0
+    for i in range(k):
+        d = np.float64(seg[i]) - mc
+        q += d * d
+    return mc, q
+
+
+@njit(fastmath=FM, inline="always")
+def _h_var(row: Any) -> Any:
+    """(mean, M2) of a row: two passes per L1-resident chunk, chunks merged with Chan's rule."""
     n = row.shape[0]
+    if n <= CH:
+        return _c_var(row)
     cnt = 0.0
     mean = 0.0
     m2 = 0.0
-    for c0 in range(0, n, CH):
-        seg = row[c0 : min(c0 + CH, n)]
-        k = seg.shape[0]
-        sm = 0.0
-        for i in range(k):
-            sm += np.float64(seg[i])
-        mc = sm / k
-        q = 0.0
-        for i in range(k):
-            d = np.float64(seg[i]) - mc
-            q += d * d
+    for ci in range((n + CH - 1) // CH):  # a step range would divide per row
+        c0 = ci * CH
+        c1 = min(c0 + CH, n)
+        mc, q = _c_var(row[c0:c1])
+        k = c1 - c0
         nt = cnt + k
         delta = mc - mean
         mean += delta * (k / nt)
         m2 += q + delta * delta * (cnt * k / nt)
         cnt = nt
-    pmean[r, s] = mean
-    pm2[r, s] = m2
+    return mean, m2
+
+
+@njit(fastmath=FM)
+def _var_h_task(x: Any, pmean: Any, pm2: Any, t: int, ns: int, rb: int) -> None:
+    blk = t // ns
+    s = t - blk * ns
+    n = x.shape[1]
+    lo = (s * n) // ns
+    hi = ((s + 1) * n) // ns
+    r0 = blk * rb
+    r1 = min(x.shape[0], r0 + rb)
+    for r in range(r0, r1):
+        mean, m2 = _h_var(x[r, lo:hi])
+        pmean[r, s] = mean
+        pm2[r, s] = m2
 
 
 @njit(cache=CACHE)
-def var_h(x: Any, pmean: Any, pm2: Any) -> None:
+def var_h(x: Any, pmean: Any, pm2: Any, rb: int) -> None:
     """Per row segment: mean and sum of squared deviations (chunked two-pass, Chan merge)."""
     ns = pmean.shape[1]
-    for t in range(x.shape[0] * ns):
-        _var_h_task(x, pmean, pm2, t, ns)
+    for t in range(-(-x.shape[0] // rb) * ns):
+        _var_h_task(x, pmean, pm2, t, ns, rb)
 
 
 @njit(cache=CACHE, parallel=True)
-def var_h_par(x: Any, pmean: Any, pm2: Any) -> None:
+def var_h_par(x: Any, pmean: Any, pm2: Any, rb: int) -> None:
     """var_h in parallel."""
     ns = pmean.shape[1]
-    for t in prange(x.shape[0] * ns):
-        _var_h_task(x, pmean, pm2, t, ns)
+    for t in prange(-(-x.shape[0] // rb) * ns):
+        _var_h_task(x, pmean, pm2, t, ns, rb)
 
 
 @njit(fastmath=FM)
@@ -680,61 +855,82 @@ def var_v_par(x: Any, pmean: Any, pm2: Any, wb: int) -> None:
 # ----------------------------------------------------------------------------- logsumexp
 # Partial state (M, S): the result is M + log(S). NaN -> (nan, 1), +inf -> (inf, 1),
 # all -inf -> (-inf, 0).
-@njit(fastmath=FM)
-def _lse_h_task(x: Any, pm: Any, ps: Any, z0: Any, t: int, ns: int) -> None:
-    r = t // ns
-    s = t - r * ns
-    n = x.shape[1]
-    row = x[r, (s * n) // ns : ((s + 1) * n) // ns]
+@njit(fastmath=FM, inline="always")
+def _c_lse(seg: Any, mc: Any, z0: Any) -> Any:
+    acc = z0
+    for i in range(seg.shape[0]):
+        acc += _expneg(_as(z0, seg[i]) - mc)
+    return acc
+
+
+@njit(fastmath=FM, inline="always")
+def _lse_step(seg: Any, big: float, tot: float, posinf: bool, z0: Any) -> Any:
+    """Fold one chunk into the running (max, sum): returns (nan seen, big, tot, posinf)."""
+    mf = np.float64(_h_max(seg))
+    if mf != mf:
+        return True, big, tot, posinf
+    if posinf or mf == -np.inf:
+        return False, big, tot, posinf
+    if mf == np.inf:
+        return False, big, tot, True
+    if mf > big:
+        tot *= math.exp(big - mf)
+        big = mf
+    tot += np.float64(_c_lse(seg, _as(z0, big), z0))
+    return False, big, tot, posinf
+
+
+@njit(fastmath=FM, inline="always")
+def _h_lse(row: Any, z0: Any) -> Any:
+    """(M, S) of a row in one pass: chunk max, rescale, polynomial exp summed in z0's type."""
     n = row.shape[0]
     big = -np.inf
     tot = 0.0
     posinf = False
-    for c0 in range(0, n, CH):
-        seg = row[c0 : min(c0 + CH, n)]
-        m = seg[0]
-        for i in range(seg.shape[0]):
-            m = _vmax(m, seg[i])
-        mf = np.float64(m)
-        if mf != mf:
-            pm[r, s] = np.nan
-            ps[r, s] = 1.0
-            return
-        if posinf or mf == -np.inf:
-            continue
-        if mf == np.inf:
-            posinf = True
-            continue
-        if mf > big:
-            tot *= math.exp(big - mf)
-            big = mf
-        mc = _as(z0, big)
-        acc = z0
-        for i in range(seg.shape[0]):
-            acc += _expneg(_as(z0, seg[i]) - mc)
-        tot += np.float64(acc)
-    if posinf:
-        pm[r, s] = np.inf
-        ps[r, s] = 1.0
+    if n <= CH:
+        nan, big, tot, posinf = _lse_step(row, big, tot, posinf, z0)
+        if nan:
+            return np.nan, 1.0
     else:
-        pm[r, s] = big
-        ps[r, s] = tot
+        for ci in range((n + CH - 1) // CH):  # a step range would divide per row
+            c0 = ci * CH
+            nan, big, tot, posinf = _lse_step(row[c0 : min(c0 + CH, n)], big, tot, posinf, z0)
+            if nan:
+                return np.nan, 1.0
+    if posinf:
+        return np.inf, 1.0
+    return big, tot
+
+
+@njit(fastmath=FM)
+def _lse_h_task(x: Any, pm: Any, ps: Any, z0: Any, t: int, ns: int, rb: int) -> None:
+    blk = t // ns
+    s = t - blk * ns
+    n = x.shape[1]
+    lo = (s * n) // ns
+    hi = ((s + 1) * n) // ns
+    r0 = blk * rb
+    r1 = min(x.shape[0], r0 + rb)
+    for r in range(r0, r1):
+        m, q = _h_lse(x[r, lo:hi], z0)
+        pm[r, s] = m
+        ps[r, s] = q
 
 
 @njit(cache=CACHE)
-def lse_h(x: Any, pm: Any, ps: Any, z0: Any) -> None:
+def lse_h(x: Any, pm: Any, ps: Any, z0: Any, rb: int) -> None:
     """Per row segment: online (max, sum exp(x - max)) in one pass; serial."""
     ns = pm.shape[1]
-    for t in range(x.shape[0] * ns):
-        _lse_h_task(x, pm, ps, z0, t, ns)
+    for t in range(-(-x.shape[0] // rb) * ns):
+        _lse_h_task(x, pm, ps, z0, t, ns, rb)
 
 
 @njit(cache=CACHE, parallel=True)
-def lse_h_par(x: Any, pm: Any, ps: Any, z0: Any) -> None:
+def lse_h_par(x: Any, pm: Any, ps: Any, z0: Any, rb: int) -> None:
     """lse_h in parallel."""
     ns = pm.shape[1]
-    for t in prange(x.shape[0] * ns):
-        _lse_h_task(x, pm, ps, z0, t, ns)
+    for t in prange(-(-x.shape[0] // rb) * ns):
+        _lse_h_task(x, pm, ps, z0, t, ns, rb)
 
 
 @njit(fastmath=FM)
@@ -811,37 +1007,46 @@ def lse_v_par(x: Any, pm: Any, ps: Any, z0: Any, wb: int) -> None:
 
 # ----------------------------------------------------------------------------- scaling pass
 @njit(fastmath={"nsz", "contract"})
-def _scale_task(x: Any, d: Any, out: Any, ni: int, t: int, ns: int) -> None:
+def _scale_task(x: Any, d: Any, out: Any, ni: int, t: int, ns: int, rb: int) -> None:
     nr = x.shape[1] // ni
-    o = t // ns
-    s = t - o * ns
+    blk = t // ns
+    s = t - blk * ns
     r0 = (s * nr) // ns
     r1 = ((s + 1) * nr) // ns
+    o0 = blk * rb
+    o1 = min(x.shape[0], o0 + rb)
     z = out[0, 0]
-    if ni == 1:
-        dv = d[o, 0]
-        xo = x[o, r0:r1]
-        oo = out[o, r0:r1]
-        for k in range(xo.shape[0]):
-            oo[k] = _as(z, xo[k]) / dv
+    if ni == 1 and ns == 1:  # whole short rows: direct indexing, no per-row slices
+        for o in range(o0, o1):
+            dv = d[o, 0]
+            for k in range(nr):
+                out[o, k] = _as(z, x[o, k]) / dv
+    elif ni == 1:
+        for o in range(o0, o1):
+            dv = d[o, 0]
+            xo = x[o, r0:r1]
+            oo = out[o, r0:r1]
+            for k in range(xo.shape[0]):
+                oo[k] = _as(z, xo[k]) / dv
     else:
-        do = d[o]
-        for r in range(r0, r1):
-            xr = x[o, r * ni : (r + 1) * ni]
-            orow = out[o, r * ni : (r + 1) * ni]
-            for j in range(ni):
-                orow[j] = _as(z, xr[j]) / do[j]
+        for o in range(o0, o1):
+            do = d[o]
+            for r in range(r0, r1):
+                xr = x[o, r * ni : (r + 1) * ni]
+                orow = out[o, r * ni : (r + 1) * ni]
+                for j in range(ni):
+                    orow[j] = _as(z, xr[j]) / do[j]
 
 
 @njit(cache=CACHE)
-def scale(x: Any, d: Any, out: Any, ni: int) -> None:
+def scale(x: Any, d: Any, out: Any, ni: int, rb: int) -> None:
     """out[o, r*I + j] = x[o, r*I + j] / d[o, j] (x, out (O, R*I), d (O, I)); serial."""
-    for t in range(x.shape[0]):
-        _scale_task(x, d, out, ni, t, 1)
+    for t in range(-(-x.shape[0] // rb)):
+        _scale_task(x, d, out, ni, t, 1, rb)
 
 
 @njit(cache=CACHE, parallel=True)
-def scale_par(x: Any, d: Any, out: Any, ni: int, ns: int) -> None:
-    """scale over (outer, segment of R) tasks in parallel."""
-    for t in prange(x.shape[0] * ns):
-        _scale_task(x, d, out, ni, t, ns)
+def scale_par(x: Any, d: Any, out: Any, ni: int, ns: int, rb: int) -> None:
+    """scale over (block of outer rows, segment of R) tasks in parallel."""
+    for t in prange(-(-x.shape[0] // rb) * ns):
+        _scale_task(x, d, out, ni, t, ns, rb)
