@@ -73,7 +73,9 @@ def _time(fn: Any, repeat: int) -> float:
     return statistics.median(times)
 
 
-def run(ops: list[str], dtypes: list[str], layouts: list[str], repeat: int, scale: float) -> list[dict[str, Any]]:  # fmt: skip
+def run(
+    ops: list[str], dtypes: list[str], layouts: list[str], repeat: int, scale: float
+) -> list[dict[str, Any]]:
     """Measure every (op, layout, dtype) case; print one row per case as it completes."""
     rows = []
     rng = np.random.default_rng(0)
@@ -95,8 +97,14 @@ def run(ops: list[str], dtypes: list[str], layouts: list[str], repeat: int, scal
                     continue
                 out_dtype = np.dtype(np.int64) if rule == "int64" else dtype
 
-                def call(backend: Any, op: str = op, axes: tuple[int, ...] = axes,
-                         out_dtype: Any = out_dtype, params: Any = params) -> Any:  # fmt: skip
+                def call(
+                    backend: Any,
+                    a: Any = a,
+                    op: str = op,
+                    axes: tuple[int, ...] = axes,
+                    out_dtype: Any = out_dtype,
+                    params: Any = params,
+                ) -> Any:
                     return backend.reduce(op, a, axes, False, out_dtype, **params)
 
                 t_np = _time(lambda: call(np_backend), repeat)

@@ -13,15 +13,16 @@ from __future__ import annotations
 
 import math
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numba
 import numpy as np
 import numpy.typing as npt
 
 from .. import _numpy as _ref
-from . import _kernels as K
+from . import _kernels as kern
 from ._cache import CACHE, CACHE_DIR
 
 __all__ = ["CACHE", "CACHE_DIR", "NAME", "reduce"]
@@ -120,7 +121,7 @@ def _place(c: _Canon, a: Array, axes: tuple[int, ...], res: Array, out: Array) -
 
 def _unplace_full(c: _Canon, a: Array, full: Array) -> Array:
     """A full-size result computed in canonical order, viewed in the original axis order."""
-    r = full.reshape([a.shape[d] for d in c.perm]).transpose(np.argsort(c.perm))
+    r: Array = full.reshape([a.shape[d] for d in c.perm]).transpose(np.argsort(c.perm))
     if c.flips:
         r = r[tuple(slice(None, None, -1) if d in c.flips else slice(None) for d in range(a.ndim))]
     return r
@@ -158,21 +159,23 @@ def _stage_acc(x3: Array, op: int, p: float, zc: Any, zt: Any) -> Array:
     zt_t = np.asarray(zt).dtype
     if i == 1:
         ns = _segments(o, r, 1, par, 1 << 14)
-        part = np.empty((o, ns), zt_t)
-        _launch(K.acc_h, K.acc_h_par, par, x3.reshape(o, r), part, op, p, zc, zt, _rb(r, ns))
+        part: Array = np.empty((o, ns), zt_t)
+        _launch(kern.acc_h, kern.acc_h_par, par, x3.reshape(o, r), part, op, p, zc, zt, _rb(r, ns))
         part = part.reshape(o, ns, 1)
     else:
         wb = min(i, _WB)
         ns = _segments(o, r, -(-i // wb), par, 64)
         part = np.empty((o, ns, i), zt_t)
-        _launch(K.acc_v, K.acc_v_par, par, x3, part, op, p, zc, wb)
+        _launch(kern.acc_v, kern.acc_v_par, par, x3, part, op, p, zc, wb)
     if ns == 1:
         return part.reshape(o, i)
-    comb = part.prod(axis=1) if op == K.PROD else part.sum(axis=1)
+    comb = part.prod(axis=1) if op == kern.PROD else part.sum(axis=1)
     return np.asarray(comb, dtype=zt_t)
 
 
-def _acc(a: Array, axes: tuple[int, ...], op: int, p: float, zc: Any, zt: Any) -> tuple[_Canon, Array]:
+def _acc(
+    a: Array, axes: tuple[int, ...], op: int, p: float, zc: Any, zt: Any
+) -> tuple[_Canon, Array]:
     """Accumulate over ``axes``: the (canon, result in canonical kept order) pair."""
     c = _canon(a, axes)
     groups, x = c.groups, c.b
@@ -181,7 +184,7 @@ def _acc(a: Array, axes: tuple[int, ...], op: int, p: float, zc: Any, zt: Any) -
         x = _stage_acc(x.reshape(o, r, i), op, p, zc, zt)
         groups = _rest(groups, k)
         # later stages combine partials (already in the total dtype)
-        op = K.PROD if op == K.PROD else K.SUM
+        op = kern.PROD if op == kern.PROD else kern.SUM
         zc = zt
     return c, x
 
@@ -191,14 +194,14 @@ def _stage_ext(x3: Array, ismax: bool) -> Array:
     par = x3.size >= PAR_MIN and _threads() > 1
     if i == 1:
         ns = _segments(o, r, 1, par, 1 << 14)
-        part = np.empty((o, ns), x3.dtype)
-        _launch(K.ext_h, K.ext_h_par, par, x3.reshape(o, r), part, ismax, _rb(r, ns))
+        part: Array = np.empty((o, ns), x3.dtype)
+        _launch(kern.ext_h, kern.ext_h_par, par, x3.reshape(o, r), part, ismax, _rb(r, ns))
         part = part.reshape(o, ns, 1)
     else:
         wb = min(i, _WB)
         ns = _segments(o, r, -(-i // wb), par, 64)
         part = np.empty((o, ns, i), x3.dtype)
-        _launch(K.ext_v, K.ext_v_par, par, x3, part, ismax, wb)
+        _launch(kern.ext_v, kern.ext_v_par, par, x3, part, ismax, wb)
     if ns == 1:
         return part.reshape(o, i)
     return np.asarray(np.max(part, axis=1) if ismax else np.min(part, axis=1))
@@ -219,14 +222,15 @@ def _stage_var(x3: Array) -> tuple[Array, Array]:
     par = x3.size >= PAR_MIN and _threads() > 1
     if i == 1:
         ns = _segments(o, r, 1, par, 1 << 14)
-        pm, p2 = np.empty((o, ns)), np.empty((o, ns))
-        _launch(K.var_h, K.var_h_par, par, x3.reshape(o, r), pm, p2, _rb(r, ns))
+        pm: Array = np.empty((o, ns))
+        p2: Array = np.empty((o, ns))
+        _launch(kern.var_h, kern.var_h_par, par, x3.reshape(o, r), pm, p2, _rb(r, ns))
         pm, p2 = pm.reshape(o, ns, 1), p2.reshape(o, ns, 1)
     else:
         wb = min(i, _WB_2PASS)
         ns = _segments(o, r, -(-i // wb), par, 64)
         pm, p2 = np.empty((o, ns, i)), np.empty((o, ns, i))
-        _launch(K.var_v, K.var_v_par, par, x3, pm, p2, wb)
+        _launch(kern.var_v, kern.var_v_par, par, x3, pm, p2, wb)
     if ns == 1:
         return pm.reshape(o, i), p2.reshape(o, i)
     cnt = np.diff((np.arange(ns + 1) * r) // ns).astype(np.float64).reshape(1, ns, 1)
@@ -268,14 +272,15 @@ def _stage_lse(x3: Array, z0: Any) -> tuple[Array, Array]:
     par = x3.size >= PAR_MIN and _threads() > 1
     if i == 1:
         ns = _segments(o, r, 1, par, 1 << 14)
-        pm, ps = np.empty((o, ns)), np.empty((o, ns))
-        _launch(K.lse_h, K.lse_h_par, par, x3.reshape(o, r), pm, ps, z0, _rb(r, ns))
+        pm: Array = np.empty((o, ns))
+        ps: Array = np.empty((o, ns))
+        _launch(kern.lse_h, kern.lse_h_par, par, x3.reshape(o, r), pm, ps, z0, _rb(r, ns))
         pm, ps = pm.reshape(o, ns, 1), ps.reshape(o, ns, 1)
     else:
         wb = min(i, _WB_2PASS)
         ns = _segments(o, r, -(-i // wb), par, 64)
         pm, ps = np.empty((o, ns, i)), np.empty((o, ns, i))
-        _launch(K.lse_v, K.lse_v_par, par, x3, pm, ps, z0, wb)
+        _launch(kern.lse_v, kern.lse_v_par, par, x3, pm, ps, z0, wb)
     if ns == 1:
         return pm.reshape(o, i), ps.reshape(o, i)
     return _lse_merge(pm, ps, 1)
@@ -312,13 +317,13 @@ def _finish(
 
 def _sum(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any) -> Array:
     zc, zt = _zeros(a, dtype)
-    c, res = _acc(a, axes, K.SUM, 0.0, zc, zt)
+    c, res = _acc(a, axes, kern.SUM, 0.0, zc, zt)
     return _finish(c, a, axes, keepdims, dtype, res)
 
 
 def _prod(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any) -> Array:
     one = np.dtype(dtype).type(1)
-    c, res = _acc(a, axes, K.PROD, 0.0, one, one)
+    c, res = _acc(a, axes, kern.PROD, 0.0, one, one)
     return _finish(c, a, axes, keepdims, dtype, res)
 
 
@@ -327,7 +332,7 @@ def _mean(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any) -> Array:
         zc, zt = a.dtype.type(0), np.float64(0)
     else:
         zc = zt = np.float64(0)
-    c, res = _acc(a, axes, K.SUM, 0.0, zc, zt)
+    c, res = _acc(a, axes, kern.SUM, 0.0, zc, zt)
     n = math.prod(a.shape[d] for d in axes)
     return _finish(c, a, axes, keepdims, dtype, res / n)
 
@@ -349,7 +354,7 @@ def _nnz(a: Array, axes: tuple[int, ...]) -> tuple[_Canon, Array]:
         zc = zt = np.uint64(0)
     else:
         zc = zt = np.int64(0)
-    return _acc(a, axes, K.NNZ, 0.0, zc, zt)
+    return _acc(a, axes, kern.NNZ, 0.0, zc, zt)
 
 
 def _any(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any) -> Array:
@@ -373,7 +378,7 @@ def _var(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any, correction
 def _std(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any, correction: float) -> Array:
     v = _var(a, axes, keepdims, dtype, correction)
     with np.errstate(invalid="ignore"):
-        return np.sqrt(v)
+        return np.asarray(np.sqrt(v))
 
 
 def _logsumexp(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any) -> Array:
@@ -395,14 +400,14 @@ def _logsumexp(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any) -> A
 def _arg(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any, ismax: bool) -> Array:
     if len(axes) != 1 or a.ndim == 1:  # every axis: index into the C-order flattening
         x = np.ascontiguousarray(a).reshape(1, -1)
-        pv, pi = _stage_arg(x.reshape(1, x.shape[1], 1), ismax)
+        _, pi = _stage_arg(x.reshape(1, x.shape[1], 1), ismax)
         res = np.asarray(pi.reshape(()), dtype=dtype)
         return res.reshape((1,) * a.ndim) if keepdims else res
     ax = axes[0]
     if a.shape[ax] == 1:
         return np.zeros(_kept_shape(a, axes, keepdims), dtype=dtype)
     c = _canon(a, axes, flip_red=False)
-    k, o, r, i = _split(c.groups)
+    _, o, r, i = _split(c.groups)
     _, pi = _stage_arg(c.b.reshape(o, r, i), ismax)
     return _finish(c, a, axes, keepdims, dtype, pi)
 
@@ -412,8 +417,9 @@ def _stage_arg(x3: Array, ismax: bool) -> tuple[Array, Array]:
     par = x3.size >= PAR_MIN and _threads() > 1
     if i == 1:
         ns = _segments(o, r, 1, par, 1 << 14)
-        pv, pi = np.empty((o, ns), x3.dtype), np.empty((o, ns), np.int64)
-        _launch(K.arg_h, K.arg_h_par, par, x3.reshape(o, r), pv, pi, ismax, _rb(r, ns))
+        pv: Array = np.empty((o, ns), x3.dtype)
+        pi: Array = np.empty((o, ns), np.int64)
+        _launch(kern.arg_h, kern.arg_h_par, par, x3.reshape(o, r), pv, pi, ismax, _rb(r, ns))
         pv, pi = pv.reshape(o, ns, 1), pi.reshape(o, ns, 1)
     else:
         wb = min(i, _WB)
@@ -421,7 +427,7 @@ def _stage_arg(x3: Array, ismax: bool) -> tuple[Array, Array]:
         pv, pi = np.empty((o, ns, i), x3.dtype), np.empty((o, ns, i), np.int64)
         seg = -(-r // ns)
         zi = np.float32(0) if x3.itemsize <= 4 and seg < (1 << 24) else np.float64(0)
-        _launch(K.arg_v, K.arg_v_par, par, x3, pv, pi, ismax, zi, wb)
+        _launch(kern.arg_v, kern.arg_v_par, par, x3, pv, pi, ismax, zi, wb)
     if ns == 1:
         return pv.reshape(o, i), pi.reshape(o, i)
     best = np.argmax(pv, axis=1) if ismax else np.argmin(pv, axis=1)  # first NaN / first best
@@ -439,7 +445,7 @@ def _argmin(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any) -> Arra
 
 def _sumpow(a: Array, axes: tuple[int, ...], p: float) -> tuple[_Canon, Array]:
     zc = a.dtype.type(0) if a.dtype.kind == "f" else np.float64(0)
-    op = K.SUMABS if p == 1 else K.SUMSQ if p == 2 else K.SUMPOW
+    op = kern.SUMABS if p == 1 else kern.SUMSQ if p == 2 else kern.SUMPOW
     return _acc(a, axes, op, float(p), zc, np.float64(0))
 
 
@@ -497,7 +503,7 @@ def _l2_normalize(
         if len(red) != 1:  # reduced groups not adjacent: numpy's broadcasting divide
             d = _finish(c, a, axes, True, dt, denom)
             return np.asarray(np.divide(a, d, dtype=dt), dtype=dt)
-        k, o, r, i = _split(c.groups)
+        _, o, r, i = _split(c.groups)
         x2 = c.b.reshape(o, r * i)
         out = np.empty((o, r * i), dt)
         d2 = np.ascontiguousarray(denom.reshape(o, i))
@@ -506,9 +512,9 @@ def _l2_normalize(
         rb = 1 if ns > 1 else max(1, (1 << 14) // (r * i))
         if par:
             with _LOCK:
-                K.scale_par(x2, d2, out, i, ns, rb)
+                kern.scale_par(x2, d2, out, i, ns, rb)
         else:
-            K.scale(x2, d2, out, i, rb)
+            kern.scale(x2, d2, out, i, rb)
         return _unplace_full(c, a, out)
 
 

@@ -47,7 +47,7 @@ CACHE_DIR: str = str(_base_dir() / _stamp())
 CACHE: bool = _enabled()
 
 
-class _Locator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):  # type: ignore[misc,name-defined]
+class _Locator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
     """Cache files of this package's kernels in CACHE_DIR, nothing else."""
 
     def __init__(self, py_func: Any, py_file: str) -> None:
@@ -61,7 +61,7 @@ class _Locator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):  #
     def from_function(cls, py_func: Any, py_file: str) -> Any:
         if Path(py_file).resolve().parent != _HERE:
             return None
-        return super().from_function(py_func, py_file)
+        return super().from_function(py_func, py_file)  # type: ignore[no-untyped-call]
 
 
 if _Locator not in caching.CacheImpl._locator_classes:

@@ -1,3 +1,4 @@
+# mypy: disable-error-code="call-arg,var-annotated,import-untyped"
 """numba kernels on the canonical forms (imported only by the numba backend).
 
 Every reduction arrives here C-contiguous and canonical: ``x`` of shape ``(O, R, I)`` reduced
@@ -355,8 +356,8 @@ def _acc_v_block(x: Any, o: int, r0: int, r1: int, j0: int, j1: int, acc: Any, o
             for j in range(w):
                 acc[j] += (_as(zt, xa[j]) + _as(zt, xb[j])) + (_as(zt, xc[j]) + _as(zt, xd[j]))
             r += 4
-        for r in range(r, r1):
-            xr = x[o, r, j0:j1]
+        for rr in range(r, r1):
+            xr = x[o, rr, j0:j1]
             for j in range(w):
                 acc[j] += _as(zt, xr[j])
     elif op == PROD:
@@ -376,8 +377,8 @@ def _acc_v_block(x: Any, o: int, r0: int, r1: int, j0: int, j1: int, acc: Any, o
                     abs(_as(zt, xc[j])) + abs(_as(zt, xd[j]))
                 )
             r += 4
-        for r in range(r, r1):
-            xr = x[o, r, j0:j1]
+        for rr in range(r, r1):
+            xr = x[o, rr, j0:j1]
             for j in range(w):
                 acc[j] += abs(_as(zt, xr[j]))
     elif op == SUMSQ:
@@ -394,8 +395,8 @@ def _acc_v_block(x: Any, o: int, r0: int, r1: int, j0: int, j1: int, acc: Any, o
                 vd = _as(zt, xd[j])
                 acc[j] += (va * va + vb * vb) + (vc * vc + vd * vd)
             r += 4
-        for r in range(r, r1):
-            xr = x[o, r, j0:j1]
+        for rr in range(r, r1):
+            xr = x[o, rr, j0:j1]
             for j in range(w):
                 v = _as(zt, xr[j])
                 acc[j] += v * v
