@@ -33,8 +33,8 @@ Array = npt.NDArray[Any]
 
 #: below this many elements a kernel runs serially (parallel kernels are never compiled)
 PAR_MIN = 1 << 18
-_WB = 4096  # vertical column block (accumulators stay in L1/L2)
-_WB_2PASS = 512  # vertical column block for var / logsumexp (64-row block re-read from L2)
+_WB = 1 << 16  # vertical column block: whole rows stream sequentially (accumulators in L2)
+_WB_2PASS = 1024  # vertical column block for var / logsumexp (64-row block re-read from L2)
 _SUPPORTED = frozenset("?bhilqBHILQfd")
 _LOCK = threading.Lock()  # parallel launches are serialised: safe under any threading layer
 

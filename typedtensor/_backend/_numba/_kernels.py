@@ -347,59 +347,78 @@ def _acc_v_block(x: Any, o: int, r0: int, r1: int, j0: int, j1: int, acc: Any, o
     for j in range(w):
         acc[j] = _as(zt, 1) if op == PROD else _as(zt, 0)
     if op == SUM:
-        r = r0
-        while r + 4 <= r1:  # 4 rows per pass over the accumulators
-            xa = x[o, r, j0:j1]
-            xb = x[o, r + 1, j0:j1]
-            xc = x[o, r + 2, j0:j1]
-            xd = x[o, r + 3, j0:j1]
-            for j in range(w):
-                acc[j] += (_as(zt, xa[j]) + _as(zt, xb[j])) + (_as(zt, xc[j]) + _as(zt, xd[j]))
-            r += 4
-        for rr in range(r, r1):
-            xr = x[o, rr, j0:j1]
-            for j in range(w):
-                acc[j] += _as(zt, xr[j])
+        if w > 4096:  # accumulators in L2: 4 rows per pass halves their traffic
+            r = r0
+            while r + 4 <= r1:
+                xa = x[o, r, j0:j1]
+                xb = x[o, r + 1, j0:j1]
+                xc = x[o, r + 2, j0:j1]
+                xd = x[o, r + 3, j0:j1]
+                for j in range(w):
+                    acc[j] += (_as(zt, xa[j]) + _as(zt, xb[j])) + (_as(zt, xc[j]) + _as(zt, xd[j]))
+                r += 4
+            for rr in range(r, r1):
+                xr = x[o, rr, j0:j1]
+                for j in range(w):
+                    acc[j] += _as(zt, xr[j])
+        else:  # accumulators in L1: row by row (measured faster than unrolled)
+            for rr in range(r0, r1):
+                xr = x[o, rr, j0:j1]
+                for j in range(w):
+                    acc[j] += _as(zt, xr[j])
     elif op == PROD:
         for r in range(r0, r1):
             xr = x[o, r, j0:j1]
             for j in range(w):
                 acc[j] *= _as(zt, xr[j])
     elif op == SUMABS:
-        r = r0
-        while r + 4 <= r1:
-            xa = x[o, r, j0:j1]
-            xb = x[o, r + 1, j0:j1]
-            xc = x[o, r + 2, j0:j1]
-            xd = x[o, r + 3, j0:j1]
-            for j in range(w):
-                acc[j] += (abs(_as(zt, xa[j])) + abs(_as(zt, xb[j]))) + (
-                    abs(_as(zt, xc[j])) + abs(_as(zt, xd[j]))
-                )
-            r += 4
-        for rr in range(r, r1):
-            xr = x[o, rr, j0:j1]
-            for j in range(w):
-                acc[j] += abs(_as(zt, xr[j]))
+        if w > 4096:  # accumulators in L2: 4 rows per pass halves their traffic
+            r = r0
+            while r + 4 <= r1:
+                xa = x[o, r, j0:j1]
+                xb = x[o, r + 1, j0:j1]
+                xc = x[o, r + 2, j0:j1]
+                xd = x[o, r + 3, j0:j1]
+                for j in range(w):
+                    acc[j] += (abs(_as(zt, xa[j])) + abs(_as(zt, xb[j]))) + (
+                        abs(_as(zt, xc[j])) + abs(_as(zt, xd[j]))
+                    )
+                r += 4
+            for rr in range(r, r1):
+                xr = x[o, rr, j0:j1]
+                for j in range(w):
+                    acc[j] += abs(_as(zt, xr[j]))
+        else:  # accumulators in L1: row by row (measured faster than unrolled)
+            for rr in range(r0, r1):
+                xr = x[o, rr, j0:j1]
+                for j in range(w):
+                    acc[j] += abs(_as(zt, xr[j]))
     elif op == SUMSQ:
-        r = r0
-        while r + 4 <= r1:
-            xa = x[o, r, j0:j1]
-            xb = x[o, r + 1, j0:j1]
-            xc = x[o, r + 2, j0:j1]
-            xd = x[o, r + 3, j0:j1]
-            for j in range(w):
-                va = _as(zt, xa[j])
-                vb = _as(zt, xb[j])
-                vc = _as(zt, xc[j])
-                vd = _as(zt, xd[j])
-                acc[j] += (va * va + vb * vb) + (vc * vc + vd * vd)
-            r += 4
-        for rr in range(r, r1):
-            xr = x[o, rr, j0:j1]
-            for j in range(w):
-                v = _as(zt, xr[j])
-                acc[j] += v * v
+        if w > 4096:  # accumulators in L2: 4 rows per pass halves their traffic
+            r = r0
+            while r + 4 <= r1:
+                xa = x[o, r, j0:j1]
+                xb = x[o, r + 1, j0:j1]
+                xc = x[o, r + 2, j0:j1]
+                xd = x[o, r + 3, j0:j1]
+                for j in range(w):
+                    va = _as(zt, xa[j])
+                    vb = _as(zt, xb[j])
+                    vc = _as(zt, xc[j])
+                    vd = _as(zt, xd[j])
+                    acc[j] += (va * va + vb * vb) + (vc * vc + vd * vd)
+                r += 4
+            for rr in range(r, r1):
+                xr = x[o, rr, j0:j1]
+                for j in range(w):
+                    v = _as(zt, xr[j])
+                    acc[j] += v * v
+        else:  # accumulators in L1: row by row (measured faster than unrolled)
+            for rr in range(r0, r1):
+                xr = x[o, rr, j0:j1]
+                for j in range(w):
+                    v = _as(zt, xr[j])
+                    acc[j] += v * v
     elif op == SUMPOW:
         for r in range(r0, r1):
             xr = x[o, r, j0:j1]
