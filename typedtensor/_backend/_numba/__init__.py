@@ -34,6 +34,7 @@ Array = npt.NDArray[Any]
 #: below this many elements a kernel runs serially (parallel kernels are never compiled)
 PAR_MIN = 1 << 18
 _WB = 1 << 16  # vertical column block: whole rows stream sequentially (accumulators in L2)
+_WB_VAR = 1 << 14  # vertical column block for var (4 float64 accumulator rows in L2)
 _WB_2PASS = 1024  # vertical column block for var / logsumexp (64-row block re-read from L2)
 _SUPPORTED = frozenset("?bhilqBHILQfd")
 _LOCK = threading.Lock()  # parallel launches are serialised: safe under any threading layer
@@ -227,7 +228,7 @@ def _stage_var(x3: Array) -> tuple[Array, Array]:
         _launch(kern.var_h, kern.var_h_par, par, x3.reshape(o, r), pm, p2, _rb(r, ns))
         pm, p2 = pm.reshape(o, ns, 1), p2.reshape(o, ns, 1)
     else:
-        wb = min(i, _WB_2PASS)
+        wb = min(i, _WB_VAR)
         ns = _segments(o, r, -(-i // wb), par, 64)
         pm, p2 = np.empty((o, ns, i)), np.empty((o, ns, i))
         _launch(kern.var_v, kern.var_v_par, par, x3, pm, p2, wb)

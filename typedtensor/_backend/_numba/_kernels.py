@@ -26,7 +26,8 @@ from ._cache import CACHE
 
 FM = {"reassoc", "nsz", "contract"}  # never nnan/ninf: NaN and inf keep numpy's semantics
 CH = 2048  # horizontal chunk (elements) accumulated in the input dtype inside SIMD lanes
-VB = 64  # vertical block of rows for the two-pass var / logsumexp
+VB = 64  # vertical block of rows for the two-pass logsumexp
+VBS = 256  # vertical block of rows for the shifted one-pass var
 
 # op codes of the accumulate family
 SUM, PROD, SUMABS, SUMSQ, SUMPOW, NNZ = 0, 1, 2, 3, 4, 5
@@ -821,36 +822,50 @@ def _var_v_task(x: Any, pmean: Any, pm2: Any, t: int, ns: int, wb: int) -> None:
     w = j1 - j0
     mean = pmean[o, s, j0:j1]
     m2 = pm2[o, s, j0:j1]
-    bs = np.empty(w)
+    # one pass: per block of VBS rows, sums of (x - shift) and their squares, the shift being
+    # the running mean (the first row for the first block); blocks merged with Chan's rule
+    s1 = np.zeros(w)
+    s2 = np.zeros(w)
+    x0 = x[o, r0, j0:j1]
     for j in range(w):
-        mean[j] = 0.0
+        mean[j] = np.float64(x0[j])
         m2[j] = 0.0
     cnt = 0.0
-    for b0 in range(r0, r1, VB):
-        b1 = min(b0 + VB, r1)
+    for b0 in range(r0, r1, VBS):
+        b1 = min(b0 + VBS, r1)
         k = b1 - b0
         for j in range(w):
-            bs[j] = 0.0
-        for r in range(b0, b1):
-            xr = x[o, r, j0:j1]
+            s1[j] = 0.0
+            s2[j] = 0.0
+        r = b0
+        if w > 1024:  # accumulators in L2: 4 rows per pass over them
+            while r + 4 <= b1:
+                xa = x[o, r, j0:j1]
+                xb = x[o, r + 1, j0:j1]
+                xc = x[o, r + 2, j0:j1]
+                xd = x[o, r + 3, j0:j1]
+                for j in range(w):
+                    m = mean[j]
+                    da = np.float64(xa[j]) - m
+                    db = np.float64(xb[j]) - m
+                    dc = np.float64(xc[j]) - m
+                    dd = np.float64(xd[j]) - m
+                    s1[j] += (da + db) + (dc + dd)
+                    s2[j] += (da * da + db * db) + (dc * dc + dd * dd)
+                r += 4
+        for rr in range(r, b1):
+            xr = x[o, rr, j0:j1]
             for j in range(w):
-                bs[j] += np.float64(xr[j])
-        for j in range(w):
-            bs[j] = bs[j] / k  # block mean
+                d = np.float64(xr[j]) - mean[j]
+                s1[j] += d
+                s2[j] += d * d
         nt = cnt + k
-        f1 = k / nt
-        f2 = cnt * k / nt
-        # pass 2 over the cached block; then Chan's merge into the running stats
-        q = np.zeros(w)
-        for r in range(b0, b1):
-            xr = x[o, r, j0:j1]
-            for j in range(w):
-                d = np.float64(xr[j]) - bs[j]
-                q[j] += d * d
+        f = cnt / nt
         for j in range(w):
-            delta = bs[j] - mean[j]
-            mean[j] += delta * f1
-            m2[j] += q[j] + delta * delta * f2
+            dm = s1[j] / k  # block mean minus the shift
+            q = s2[j] - s1[j] * dm  # block M2
+            mean[j] += dm * (k / nt)
+            m2[j] += q + dm * dm * (k * f)
         cnt = nt
 
 
@@ -968,30 +983,29 @@ def _lse_v_task(x: Any, pm: Any, ps: Any, z0: Any, t: int, ns: int, wb: int) -> 
     w = j1 - j0
     big = pm[o, s, j0:j1]  # running max (float64)
     tot = ps[o, s, j0:j1]
-    colmax = x[o, r0, j0:j1].copy()  # NaN-propagating max over everything: special cases
-    bm = np.empty(w, dtype=np.float64)
+    colmax = x[o, r0, j0:j1].copy()  # NaN-propagating running max: the special cases
+    bigc = np.full(w, z0)  # the running max in the compute type, for the exp pass
     acc = np.full(w, z0)
     for j in range(w):
         big[j] = -np.inf
         tot[j] = 0.0
     for b0 in range(r0, r1, VB):
         b1 = min(b0 + VB, r1)
-        for j in range(w):
-            bm[j] = big[j]
         for r in range(b0, b1):
             xr = x[o, r, j0:j1]
             for j in range(w):
                 colmax[j] = _vmax(colmax[j], xr[j])
-                bm[j] = max(bm[j], np.float64(xr[j]))
-        for j in range(w):
-            if bm[j] > big[j]:
-                tot[j] *= math.exp(big[j] - bm[j])
-                big[j] = bm[j]
+        for j in range(w):  # rescale where the max grew (NaN/inf columns are fixed at the end)
+            m = np.float64(colmax[j])
+            if m > big[j]:
+                tot[j] *= math.exp(big[j] - m)
+                big[j] = m
+            bigc[j] = _as(z0, big[j])
             acc[j] = z0
-        for r in range(b0, b1):
+        for r in range(b0, b1):  # the block again, from cache
             xr = x[o, r, j0:j1]
             for j in range(w):
-                acc[j] += _expneg(_as(z0, xr[j]) - _as(z0, big[j]))
+                acc[j] += _expneg(_as(z0, xr[j]) - bigc[j])
         for j in range(w):
             tot[j] += np.float64(acc[j])
     for j in range(w):
