@@ -198,6 +198,7 @@ def parallel(monkeypatch: pytest.MonkeyPatch) -> None:
     """Run the parallel kernels on small arrays (segments split rows and columns)."""
     monkeypatch.setattr(nb, "PAR_MIN", 0)
     monkeypatch.setattr(nb, "_threads", lambda: 2)
+    monkeypatch.setenv("TYPEDTENSOR_NUMBA_PARALLEL", "1")
 
 
 @pytest.mark.usefixtures("parallel")
@@ -297,3 +298,17 @@ def test_empty_and_trivial_reductions_follow_numpy() -> None:
     for op, params in OPS:
         if op != "l2_normalize":
             _check(op, one, (1,), False, **params)
+
+
+@pytest.mark.parametrize("op", ["sum", "max", "var", "argmax", "logsumexp", "l2_normalize"])
+def test_poisoned_out_buffer_is_fully_overwritten(op: str) -> None:
+    """An out= buffer full of garbage ends up holding exactly the fresh result."""
+    rng = np.random.default_rng(5)
+    x = tt.asarray(rng.standard_normal((7, 2500)).astype(np.float32))
+    with tt.use_backend("numba"):
+        fresh = getattr(x, op)(axis=1)
+        poison = np.full(fresh.shape, np.nan if fresh.dtype.name.startswith("float") else -7)
+        out = tt.asarray(poison.astype(np.asarray(fresh).dtype))
+        got = getattr(x, op)(axis=1, out=out)
+    assert got is out
+    np.testing.assert_array_equal(np.asarray(out), np.asarray(fresh))

@@ -74,6 +74,22 @@ def test_cache_dir_is_relocated_and_version_stamped(tmp_path: Path) -> None:
     assert "(Array(int16, 2, 'C'" in hits and ": 1" in hits, again.stdout
 
 
+def test_parallel_policy_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Memory-bound kernels stay serial on 2 threads unless forced; compute-bound go parallel."""
+    monkeypatch.setattr(nb, "_threads", lambda: 2)
+    big = nb.PAR_MIN
+    assert not nb._parallel(big - 1, memory_bound=False)
+    assert nb._parallel(big, memory_bound=False)
+    assert not nb._parallel(big, memory_bound=True)
+    monkeypatch.setenv("TYPEDTENSOR_NUMBA_PARALLEL", "1")
+    assert nb._parallel(big, memory_bound=True)
+    monkeypatch.setenv("TYPEDTENSOR_NUMBA_PARALLEL", "0")
+    assert not nb._parallel(big, memory_bound=False)
+    monkeypatch.setattr(nb, "_threads", lambda: 8)
+    monkeypatch.delenv("TYPEDTENSOR_NUMBA_PARALLEL")
+    assert nb._parallel(big, memory_bound=True)
+
+
 def test_cache_can_be_disabled(tmp_path: Path) -> None:
     r = _run(_CACHE_PROBE, TYPEDTENSOR_NUMBA_CACHE_DIR=str(tmp_path), TYPEDTENSOR_NUMBA_CACHE="0")
     assert r.returncode == 0, r.stderr
@@ -84,6 +100,7 @@ def test_cache_can_be_disabled(tmp_path: Path) -> None:
 def test_reductions_from_a_thread_pool(monkeypatch: pytest.MonkeyPatch) -> None:
     """Parallel kernels launched from many user threads at once: no crash, right answers."""
     monkeypatch.setattr(nb, "PAR_MIN", 0)
+    monkeypatch.setenv("TYPEDTENSOR_NUMBA_PARALLEL", "1")
     rng = np.random.default_rng(4)
     arrays = [rng.standard_normal((64, 300)) for _ in range(16)]
 

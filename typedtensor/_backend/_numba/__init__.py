@@ -12,6 +12,7 @@ numpy reference; dtypes outside bool/int/uint/float32/float64 return ``None`` (f
 from __future__ import annotations
 
 import math
+import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -42,6 +43,19 @@ _LOCK = threading.Lock()  # parallel launches are serialised: safe under any thr
 
 def _threads() -> int:
     return int(numba.get_num_threads())
+
+
+def _parallel(size: int, memory_bound: bool) -> bool:
+    """Run a kernel's parallel variant? Never below PAR_MIN elements. A memory-bound kernel
+    (sum, max, argmax ...) goes parallel only with 4+ threads: on 2 cores one thread already
+    saturates memory bandwidth (measured ~31 GB/s) and a second one only adds scheduling risk
+    when the other core is busy. ``TYPEDTENSOR_NUMBA_PARALLEL=0/1`` forces the choice."""
+    if size < PAR_MIN or _threads() < 2:
+        return False
+    forced = os.environ.get("TYPEDTENSOR_NUMBA_PARALLEL", "auto").strip().lower()
+    if forced in ("0", "1", "false", "true", "no", "yes", "off", "on"):
+        return forced in ("1", "true", "yes", "on")
+    return not memory_bound or _threads() >= 4
 
 
 def _launch(serial: Any, parallel: Any, par: bool, *args: Any) -> None:
@@ -156,7 +170,7 @@ def _rest(groups: list[tuple[int, bool]], k: int) -> list[tuple[int, bool]]:
 # ------------------------------------------------------------------------------ stage runners
 def _stage_acc(x3: Array, op: int, p: float, zc: Any, zt: Any) -> Array:
     o, r, i = x3.shape
-    par = x3.size >= PAR_MIN and _threads() > 1
+    par = _parallel(x3.size, memory_bound=op != kern.SUMPOW)
     zt_t = np.asarray(zt).dtype
     if i == 1:
         ns = _segments(o, r, 1, par, 1 << 14)
@@ -192,7 +206,7 @@ def _acc(
 
 def _stage_ext(x3: Array, ismax: bool) -> Array:
     o, r, i = x3.shape
-    par = x3.size >= PAR_MIN and _threads() > 1
+    par = _parallel(x3.size, memory_bound=True)
     if i == 1:
         ns = _segments(o, r, 1, par, 1 << 14)
         part: Array = np.empty((o, ns), x3.dtype)
@@ -220,7 +234,7 @@ def _ext(a: Array, axes: tuple[int, ...], ismax: bool) -> tuple[_Canon, Array]:
 
 def _stage_var(x3: Array) -> tuple[Array, Array]:
     o, r, i = x3.shape
-    par = x3.size >= PAR_MIN and _threads() > 1
+    par = _parallel(x3.size, memory_bound=False)
     if i == 1:
         ns = _segments(o, r, 1, par, 1 << 14)
         pm: Array = np.empty((o, ns))
@@ -270,7 +284,7 @@ def _lse_merge(m: Array, s: Array, axis: Any) -> tuple[Array, Array]:
 
 def _stage_lse(x3: Array, z0: Any) -> tuple[Array, Array]:
     o, r, i = x3.shape
-    par = x3.size >= PAR_MIN and _threads() > 1
+    par = _parallel(x3.size, memory_bound=False)
     if i == 1:
         ns = _segments(o, r, 1, par, 1 << 14)
         pm: Array = np.empty((o, ns))
@@ -415,7 +429,7 @@ def _arg(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any, ismax: boo
 
 def _stage_arg(x3: Array, ismax: bool) -> tuple[Array, Array]:
     o, r, i = x3.shape
-    par = x3.size >= PAR_MIN and _threads() > 1
+    par = _parallel(x3.size, memory_bound=True)
     if i == 1:
         ns = _segments(o, r, 1, par, 1 << 14)
         pv: Array = np.empty((o, ns), x3.dtype)
@@ -508,7 +522,7 @@ def _l2_normalize(
         x2 = c.b.reshape(o, r * i)
         out = np.empty((o, r * i), dt)
         d2 = np.ascontiguousarray(denom.reshape(o, i))
-        par = x2.size >= PAR_MIN and _threads() > 1
+        par = _parallel(x2.size, memory_bound=False)
         ns = max(1, min(-(-4 * _threads() // o), r)) if par else 1
         rb = 1 if ns > 1 else max(1, (1 << 14) // (r * i))
         if par:
