@@ -562,68 +562,78 @@ def ext_v_par(x: Any, part: Any, ismax: bool, wb: int) -> None:
 
 # ----------------------------------------------------------------------------- argmax / argmin
 @njit(fastmath=FM, inline="always")
-def _c_argmax(seg: Any, c0: int) -> Any:
-    m = _h_max(seg)
-    if m != m:  # the first NaN wins, as numpy
+def _find_argmax(seg: Any, m: Any, c0: int) -> Any:
+    """First index of the NaN (m is NaN) or of m in a chunk whose max is m."""
+    if m != m:
         for i in range(seg.shape[0]):
             if seg[i] != seg[i]:
-                return seg[i], c0 + i
+                return c0 + i
     for i in range(seg.shape[0]):
         if seg[i] == m:
-            return m, c0 + i
-    return m, c0
+            return c0 + i
+    return c0
 
 
 @njit(fastmath=FM, inline="always")
 def _h_argmax(row: Any) -> Any:
-    """(value, first index) of the max of a row; the first NaN wins, as numpy."""
+    """(value, first index) of the max of a row; the first NaN wins, as numpy. One vectorised
+    max pass per L1 chunk; the chunk is searched again only when it beats the best so far."""
     n = row.shape[0]
     if n <= CH:
-        return _c_argmax(row, 0)
-    best, bi = _c_argmax(row[0:CH], 0)
+        m = _h_max(row)
+        return m, _find_argmax(row, m, 0)
+    seg = row[0:CH]
+    best = _h_max(seg)
+    bi = _find_argmax(seg, best, 0)
     if best != best:
         return best, bi
     for ci in range(1, (n + CH - 1) // CH):
         c0 = ci * CH
-        v, k = _c_argmax(row[c0 : min(c0 + CH, n)], c0)
-        if v != v:
-            return v, k
-        if v > best:
-            best = v
-            bi = k
+        seg = row[c0 : min(c0 + CH, n)]
+        m = _h_max(seg)
+        if m != m:
+            return m, _find_argmax(seg, m, c0)
+        if m > best:
+            best = m
+            bi = _find_argmax(seg, m, c0)
     return best, bi
 
 
 @njit(fastmath=FM, inline="always")
-def _c_argmin(seg: Any, c0: int) -> Any:
-    m = _h_min(seg)
-    if m != m:  # the first NaN wins, as numpy
+def _find_argmin(seg: Any, m: Any, c0: int) -> Any:
+    """First index of the NaN (m is NaN) or of m in a chunk whose min is m."""
+    if m != m:
         for i in range(seg.shape[0]):
             if seg[i] != seg[i]:
-                return seg[i], c0 + i
+                return c0 + i
     for i in range(seg.shape[0]):
         if seg[i] == m:
-            return m, c0 + i
-    return m, c0
+            return c0 + i
+    return c0
 
 
 @njit(fastmath=FM, inline="always")
 def _h_argmin(row: Any) -> Any:
-    """(value, first index) of the min of a row; the first NaN wins, as numpy."""
+    """(value, first index) of the min of a row; the first NaN wins, as numpy. One vectorised
+    min pass per L1 chunk; the chunk is searched again only when it beats the best so far."""
     n = row.shape[0]
     if n <= CH:
-        return _c_argmin(row, 0)
-    best, bi = _c_argmin(row[0:CH], 0)
+        m = _h_min(row)
+        return m, _find_argmin(row, m, 0)
+    seg = row[0:CH]
+    best = _h_min(seg)
+    bi = _find_argmin(seg, best, 0)
     if best != best:
         return best, bi
     for ci in range(1, (n + CH - 1) // CH):
         c0 = ci * CH
-        v, k = _c_argmin(row[c0 : min(c0 + CH, n)], c0)
-        if v != v:
-            return v, k
-        if v < best:
-            best = v
-            bi = k
+        seg = row[c0 : min(c0 + CH, n)]
+        m = _h_min(seg)
+        if m != m:
+            return m, _find_argmin(seg, m, c0)
+        if m < best:
+            best = m
+            bi = _find_argmin(seg, m, c0)
     return best, bi
 
 
