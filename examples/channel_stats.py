@@ -50,8 +50,8 @@ def main() -> None:
     assert np.abs(after_std.numpy() - 1).max() < 1e-3
 
     print("batch", batch.shape, batch.dtype.__name__)
-    print("channel mean", np.round(mean.numpy().ravel(), 3).tolist(), mean.shape)
-    print("channel std ", np.round(std.numpy().ravel(), 3).tolist(), std.shape)
+    print("channel mean", np.round(mean.numpy().ravel().astype(float), 3).tolist(), mean.shape)
+    print("channel std ", np.round(std.numpy().ravel().astype(float), 3).tolist(), std.shape)
     print("normalized  ", normalized.shape, "max |mean| < 1e-4, std ~ 1")
     print("channel_stats: ok")
 

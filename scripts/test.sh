@@ -9,7 +9,10 @@ PY=${PYTHON:-python3}
 echo "== ruff"
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
-echo "== mypy --strict (library, plugin, examples)"
+echo "== generated stubs are fresh"
+.venv/bin/python -m stubs.generate --check
+echo "== mypy --strict (library, plugin, examples; the .py files that stubs shadow, explicitly)"
 .venv/bin/mypy --strict typedtensor mypy_plugin/typedtensor_mypy examples/*.py
+.venv/bin/mypy --strict typedtensor/_tensor.py typedtensor/reductions.py typedtensor/_dtypes.py
 echo "== pytest"
 .venv/bin/python -m pytest "$@"

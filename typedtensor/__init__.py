@@ -30,6 +30,7 @@ from ._dtypes import (
     uint64,
 )
 from ._errors import AxisError, ShapeError
+from ._shapecheck import ShapeCheckError, shapecheck
 from ._tensor import AnyTensor, Axis, Dim, L2Variant, NormMode, Tensor
 from .elementwise import abs, exp, log, maximum, minimum, negative, sqrt
 from .reductions import (
@@ -68,6 +69,7 @@ __all__ = [
     "L2Variant",
     "NormMode",
     "Number",
+    "ShapeCheckError",
     "ShapeError",
     "SignedInteger",
     "Tensor",
@@ -110,6 +112,7 @@ __all__ = [
     "random",
     "reduce_to",
     "set_backend",
+    "shapecheck",
     "sqrt",
     "std",
     "sum",

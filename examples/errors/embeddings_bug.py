@@ -20,4 +20,4 @@ def cosine_similarity(
 ) -> Tensor[tt.float32, B]:
     an = a.l2_normalize(axis=-1)
     bn = b.l2_normalize(axis=-1)
-    return (an * bn).sum(axis=-1, keepdims=True)  # expect: return-value
+    return (an * bn).sum(axis=-1, keepdims=True)  # expect: return-value "Tensor[float32, B, Literal[1]]"

@@ -14,6 +14,6 @@ T = TypeVar("T")
 
 
 def layer_norm(x: Tensor[tt.float32, B, T, L[64]]) -> tt.AnyTensor:
-    mean = x.mean(axis=3, keepdims=True)  # expect: typedtensor-axis
-    var = x.var(axis=(-1, 2), keepdims=True)  # expect: typedtensor-axis
+    mean = x.mean(axis=3, keepdims=True)  # expect: typedtensor-axis "axis 3 is out of range for a rank-3 tensor; valid axes are -3..2"
+    var = x.var(axis=(-1, 2), keepdims=True)  # expect: typedtensor-axis "axes -1 and 2 both refer to dim 2 of a rank-3 tensor"
     return (x - mean) / tt.sqrt(var + 1e-5)

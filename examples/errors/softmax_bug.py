@@ -9,4 +9,4 @@ from __future__ import annotations
 import typedtensor as tt
 
 logits = tt.random((4, 10), tt.float64, seed=3)
-log_probs = logits - logits.logsumexp(axis=-1)  # expect: typedtensor-shape
+log_probs = logits - logits.logsumexp(axis=-1)  # expect: typedtensor-shape "cannot broadcast dim 10 with dim 4 at position -1"

@@ -13,8 +13,8 @@ from typedtensor import Tensor
 
 
 def channel_sums(x: Tensor[tt.int8, L[4], L[16], L[8]]) -> Tensor[tt.int32, L[4], L[1], L[8]]:
-    return x.sum(axis=1, keepdims=True)  # expect: return-value
+    return x.sum(axis=1, keepdims=True)  # expect: return-value "Tensor[int64, Literal[4], Literal[1], Literal[8]]"
 
 
 def hottest(x: Tensor[tt.int8, L[4], L[16], L[8]]) -> tt.AnyTensor:
-    return x.argmax(axis=(1, 2))  # expect: typedtensor-axis
+    return x.argmax(axis=(1, 2))  # expect: typedtensor-axis "this reduction takes a single axis"

@@ -1,0 +1,146 @@
+"""Constructors typed from literal shapes: ``tt.zeros((10, 20), dtype=tt.float32)`` is
+``Tensor[float32, Literal[10], Literal[20]]``; ``tt.tensor(arr, shape=(B, 3))`` is the declared
+type (``B`` a TypeVar in scope or a ``tt.Dim`` marker)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from mypy.nodes import (
+    Expression,
+    FuncItem,
+    IntExpr,
+    NameExpr,
+    TupleExpr,
+    TypeInfo,
+    TypeVarExpr,
+)
+from mypy.plugin import FunctionContext
+from mypy.types import (
+    AnyType,
+    Instance,
+    TupleType,
+    Type,
+    TypeVarLikeType,
+    TypeVarType,
+    get_proper_type,
+)
+
+from . import _names as names
+from . import errorcodes
+from ._args import find_arg, literal_value
+from ._dtypes import dtype_instance, scalar_kind
+from ._tensortypes import Shape, any_dim, as_tensor, literal_dim, make_tensor
+
+__all__ = ["arange_hook", "shape_constructor_hook", "tensor_hook"]
+
+_FULL_DEFAULT = {"int": "int64", "float": "float64", "bool": "bool"}
+
+
+def _dims_from_literal(ctx: FunctionContext, name: str) -> tuple[Type, ...] | None:
+    arg = find_arg(ctx, name, 0)
+    if not arg.given or arg.opaque:
+        return None
+    value = literal_value(arg.type)
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = (value,)
+    if isinstance(value, tuple) and all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    ):
+        negative = [v for v in value if v < 0]
+        if negative:
+            ctx.api.fail(
+                f"shape entries must be >= 0, got {negative[0]} in {value}",
+                arg.anchor(ctx),
+                code=errorcodes.SHAPE,
+            )
+            return None
+        return tuple(literal_dim(ctx.api, v) for v in value)
+    p = get_proper_type(arg.type) if arg.type is not None else None
+    if isinstance(p, TupleType):  # a tuple with some non-literal entries: the rank is known
+        out: list[Type] = []
+        for item in p.items:
+            v = literal_value(item)
+            ok = isinstance(v, int) and not isinstance(v, bool) and v >= 0
+            out.append(literal_dim(ctx.api, v) if ok else any_dim())  # type: ignore[arg-type]
+        return tuple(out)
+    return None
+
+
+def shape_constructor_hook(fn: str) -> Callable[[FunctionContext], Type]:
+    """Hook for ``zeros ones empty full random``: the shape from a literal ``shape``."""
+
+    def hook(ctx: FunctionContext) -> Type:
+        default = as_tensor(ctx.default_return_type)
+        if default is None:
+            return ctx.default_return_type
+        dims = _dims_from_literal(ctx, "shape")
+        if dims is None:
+            return ctx.default_return_type
+        dtype = default.dtype
+        if fn == "full" and isinstance(get_proper_type(dtype), AnyType):
+            dtype_arg = find_arg(ctx, "dtype")
+            fill = find_arg(ctx, "fill_value", 1)
+            kind = scalar_kind(fill.type) if fill.type is not None and not fill.opaque else None
+            if not dtype_arg.given and kind is not None:
+                dtype = dtype_instance(ctx.api, _FULL_DEFAULT[kind])
+        return make_tensor(default.info, dtype, Shape(dims))
+
+    return hook
+
+
+def arange_hook(ctx: FunctionContext) -> Type:
+    """``tt.arange(5)`` is ``Tensor[int64, Literal[5]]``."""
+    default = as_tensor(ctx.default_return_type)
+    n = literal_value(find_arg(ctx, "n", 0).type)
+    if default is None or not isinstance(n, int) or isinstance(n, bool) or n < 0:
+        return ctx.default_return_type
+    return make_tensor(default.info, default.dtype, Shape((literal_dim(ctx.api, n),)))
+
+
+def tensor_hook(ctx: FunctionContext) -> Type:
+    """``tt.tensor(obj, shape=(B, 3), dtype=tt.float32)``: the declared type (runtime-checked)."""
+    default = as_tensor(ctx.default_return_type)
+    arg = find_arg(ctx, "shape", 1)
+    if default is None or not arg.given or arg.opaque or not isinstance(arg.expr, TupleExpr):
+        return ctx.default_return_type
+    p = get_proper_type(arg.type) if arg.type is not None else None
+    item_types: list[Type | None] = [None] * len(arg.expr.items)
+    if isinstance(p, TupleType) and len(p.items) == len(item_types):
+        item_types = list(p.items)
+    dims = tuple(_declared_dim(ctx, e, t) for e, t in zip(arg.expr.items, item_types, strict=True))
+    return make_tensor(default.info, default.dtype, Shape(dims))
+
+
+def _declared_dim(ctx: FunctionContext, expr: Expression, t: Type | None) -> Type:
+    if isinstance(expr, IntExpr) and expr.value >= 0:
+        return literal_dim(ctx.api, expr.value)
+    if isinstance(expr, NameExpr):
+        node = expr.node
+        if isinstance(node, TypeInfo) and node.has_base(names.DIM) and node.fullname != names.DIM:
+            return Instance(node, [])
+        if isinstance(node, TypeVarExpr):
+            found = _type_var_in_scope(ctx, node.fullname)
+            if found is not None:
+                return found
+    value = literal_value(t)
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return literal_dim(ctx.api, value)
+    return any_dim()
+
+
+def _type_var_in_scope(ctx: FunctionContext, fullname: str) -> Type | None:
+    """The TypeVar ``fullname`` as bound by the enclosing function or class, if any."""
+    scope = getattr(ctx.api, "scope", None)
+    candidates: list[TypeVarLikeType] = []
+    if scope is not None:
+        func = scope.top_function()
+        if isinstance(func, FuncItem) and func.type is not None:
+            candidates.extend(getattr(func.type, "variables", []))
+        cls = scope.active_class()
+        if isinstance(cls, TypeInfo):
+            candidates.extend(cls.defn.type_vars)
+    for tv in candidates:
+        if isinstance(tv, TypeVarType) and tv.fullname == fullname:
+            return tv
+    return None

@@ -1,0 +1,165 @@
+"""Static result dtypes, by the shared dtype rules (``_shape_rules.result_dtype`` and
+``elementwise_dtype``), for concrete dtypes, dtype families and bounded TypeVars."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from mypy.lookup import lookup_fully_qualified
+from mypy.nodes import TypeInfo
+from mypy.plugin import CheckerPluginInterface
+from mypy.types import (
+    AnyType,
+    Instance,
+    LiteralType,
+    Type,
+    TypeOfAny,
+    TypeVarType,
+    get_proper_type,
+)
+
+from . import _names as names
+from ._rules import rules
+
+__all__ = [
+    "Scalar",
+    "dtype_instance",
+    "elementwise_result_dtype",
+    "reduction_result_dtype",
+    "scalar_kind",
+    "unary_float_result_dtype",
+]
+
+
+def dtype_instance(api: CheckerPluginInterface, numpy_name: str) -> Type:
+    """``typedtensor._dtypes.float32`` for ``"float32"`` (``Any`` if the class is unavailable)."""
+    return _named(api, names.dtype_class_fullname(numpy_name))
+
+
+def _named(api: CheckerPluginInterface, fullname: str) -> Type:
+    modules = getattr(api, "modules", None)  # TypeChecker.modules: every loaded module
+    sym = lookup_fully_qualified(fullname, modules) if isinstance(modules, dict) else None
+    if sym is not None and isinstance(sym.node, TypeInfo):
+        return Instance(sym.node, [])
+    return AnyType(TypeOfAny.special_form)  # typedtensor._dtypes is not part of this build
+
+
+def _candidates(api: CheckerPluginInterface, dtype: Type) -> list[str] | None:
+    """The concrete dtype names a dtype type can stand for; ``None`` if unknown (``Any``...)."""
+    p = get_proper_type(dtype)
+    if isinstance(p, TypeVarType):
+        p = get_proper_type(p.upper_bound)
+    if not isinstance(p, Instance):
+        return None
+    exact = names.dtype_numpy_name(p.type.fullname)
+    if exact is not None:
+        return [exact]
+    found = []
+    for name in rules.DTYPE_NAMES:
+        inst = get_proper_type(dtype_instance(api, name))
+        if isinstance(inst, Instance) and inst.type.has_base(p.type.fullname):
+            found.append(name)
+    return found or None
+
+
+def _summarise(
+    api: CheckerPluginInterface, dtype: Type, fn: Callable[[str], str | None]
+) -> Type | None:
+    """Apply ``fn`` to every dtype ``dtype`` can stand for; return the tightest true answer."""
+    candidates = _candidates(api, dtype)
+    if candidates is None:
+        return None
+    results = [fn(c) for c in candidates]
+    if any(r is None for r in results):
+        return None
+    if results == candidates:  # the rule keeps each dtype: keep the TypeVar/family itself
+        return dtype
+    return _family_of(api, sorted({r for r in results if r is not None}))
+
+
+def _family_of(api: CheckerPluginInterface, distinct: list[str]) -> Type | None:
+    """The one dtype in ``distinct``, or the most specific family containing them all."""
+    if len(distinct) == 1:
+        return dtype_instance(api, distinct[0])
+    infos = [get_proper_type(dtype_instance(api, r)) for r in distinct]
+    for family in names.DTYPE_FAMILIES:
+        if all(isinstance(i, Instance) and i.type.has_base(family) for i in infos):
+            return _named(api, family)
+    return None
+
+
+def reduction_result_dtype(api: CheckerPluginInterface, op: str, dtype: Type) -> Type:
+    """Result dtype of reduction ``op`` on ``dtype`` (``Any`` when it cannot be known)."""
+    rule = rules.REDUCTIONS[op].dtype_rule
+    result = _summarise(api, dtype, lambda d: rules.result_dtype(rule, d))
+    return result if result is not None else AnyType(TypeOfAny.special_form)
+
+
+def scalar_kind(t: Type) -> str | None:
+    """``"int"``/``"float"``/``"bool"`` for a Python scalar operand type, else ``None``."""
+    p = get_proper_type(t)
+    if isinstance(p, LiteralType):
+        p = p.fallback
+    if isinstance(p, Instance):
+        return _SCALARS.get(p.type.fullname)
+    return None
+
+
+_SCALARS = {names.BOOL: "bool", names.INT: "int", names.FLOAT: "float"}
+_BINARY_RULES = {
+    "add": "PROMOTE",
+    "subtract": "PROMOTE",
+    "multiply": "PROMOTE",
+    "maximum": "PROMOTE",
+    "power": "POWER",
+    "true_divide": "DIVIDE",
+    "compare": "COMPARE",
+}
+
+
+class Scalar(str):
+    """A Python scalar operand's kind (``"int"``...), told apart from a dtype type."""
+
+
+def _binary(kind: str, a: str, a_scalar: bool, b: str, b_scalar: bool) -> str | None:
+    """One elementwise result by the shared rules; ``None`` where numpy raises."""
+    if a_scalar and b_scalar:
+        return None
+    if a_scalar or b_scalar:
+        promoted = rules.promote_scalar(b, a) if a_scalar else rules.promote_scalar(a, b)
+    else:
+        promoted = rules.promote(a, b)
+    if kind == "subtract" and promoted == "bool":
+        return None  # numpy rejects bool - bool (see BinaryRule.PROMOTE)
+    return rules.binary_dtype(rules.BinaryRule[_BINARY_RULES[kind]], promoted)
+
+
+def elementwise_result_dtype(
+    api: CheckerPluginInterface, kind: str, left: Type | Scalar, right: Type | Scalar
+) -> Type:
+    """Result dtype of a binary elementwise op; operands are dtype types or ``Scalar`` kinds."""
+
+    def one(t: Type | Scalar) -> list[str] | None:
+        return [str(t)] if isinstance(t, Scalar) else _candidates(api, t)
+
+    lc, rc = one(left), one(right)
+    if lc is None or rc is None:
+        return AnyType(TypeOfAny.special_form)
+    ls, rs = isinstance(left, Scalar), isinstance(right, Scalar)
+    same = not ls and not rs and left == right
+    pairs = [(c, c) for c in lc] if same else [(a, b) for a in lc for b in rc]
+    results = [(a, b, _binary(kind, a, ls, b, rs)) for a, b in pairs]
+    if any(r is None for _, _, r in results):
+        return AnyType(TypeOfAny.special_form)
+    if not isinstance(left, Scalar) and all(r == a for a, _, r in results):
+        return left  # e.g. a TypeVar operand whose every value is kept
+    if not isinstance(right, Scalar) and all(r == b for _, b, r in results):
+        return right
+    family = _family_of(api, sorted({r for _, _, r in results if r is not None}))
+    return family if family is not None else AnyType(TypeOfAny.special_form)
+
+
+def unary_float_result_dtype(api: CheckerPluginInterface, dtype: Type) -> Type:
+    """``exp``/``log``/``sqrt``: by ``rules.unary_float_dtype``."""
+    result = _summarise(api, dtype, rules.unary_float_dtype)
+    return result if result is not None else AnyType(TypeOfAny.special_form)

@@ -1,0 +1,76 @@
+"""Every full name the plugin hooks or builds, in one place."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from ._rules import rules
+
+PKG: Final = "typedtensor"
+TENSOR: Final = "typedtensor._tensor.Tensor"
+DIM: Final = "typedtensor._tensor.Dim"
+DTYPES_MODULE: Final = "typedtensor._dtypes"
+REDUCTIONS_MODULE: Final = "typedtensor.reductions"
+CREATION_MODULE: Final = "typedtensor._creation"
+ELEMENTWISE_MODULE: Final = "typedtensor.elementwise"
+TUPLE: Final = "builtins.tuple"
+INT: Final = "builtins.int"
+FLOAT: Final = "builtins.float"
+BOOL: Final = "builtins.bool"
+OBJECT: Final = "builtins.object"
+
+#: the name appended to ``options.always_true``: ``if TYPEDTENSOR_MYPY_PLUGIN:`` blocks in
+#: stubs are taken (and their ``else`` skipped) when the plugin is on
+ALWAYS_TRUE_NAME: Final = "TYPEDTENSOR_MYPY_PLUGIN"
+
+#: dtype families, most specific first (used to summarise an unknown concrete dtype)
+DTYPE_FAMILIES: Final = (
+    "typedtensor._dtypes.Floating",
+    "typedtensor._dtypes.SignedInteger",
+    "typedtensor._dtypes.UnsignedInteger",
+    "typedtensor._dtypes.Integer",
+    "typedtensor._dtypes.Number",
+    "typedtensor._dtypes.DType",
+)
+
+
+def dtype_class_fullname(numpy_name: str) -> str:
+    """``"bool" -> "typedtensor._dtypes.bool_"``, ``"float32" -> "typedtensor._dtypes.float32"``."""
+    return f"{DTYPES_MODULE}.{'bool_' if numpy_name == 'bool' else numpy_name}"
+
+
+def dtype_numpy_name(class_fullname: str) -> str | None:
+    """Inverse of ``dtype_class_fullname``; ``None`` for anything else (families, other types)."""
+    module, _, cls = class_fullname.rpartition(".")
+    if module != DTYPES_MODULE:
+        return None
+    name = "bool" if cls == "bool_" else cls
+    return name if name in _concrete_names() else None
+
+
+def _concrete_names() -> tuple[str, ...]:
+    return rules.DTYPE_NAMES
+
+
+#: binary operator dunders of Tensor -> (kind for the dtype rule, reflected)
+BINARY_DUNDERS: Final = {
+    "__add__": ("add", False),
+    "__radd__": ("add", True),
+    "__sub__": ("subtract", False),
+    "__rsub__": ("subtract", True),
+    "__mul__": ("multiply", False),
+    "__rmul__": ("multiply", True),
+    "__truediv__": ("true_divide", False),
+    "__rtruediv__": ("true_divide", True),
+    "__pow__": ("power", False),
+    "__rpow__": ("power", True),
+    "__lt__": ("compare", False),
+    "__le__": ("compare", False),
+    "__gt__": ("compare", False),
+    "__ge__": ("compare", False),
+    "__eq__": ("compare", False),
+    "__ne__": ("compare", False),
+}
+
+#: creation functions whose first argument is a shape
+SHAPE_CONSTRUCTORS: Final = ("zeros", "ones", "empty", "full", "random")

@@ -1,0 +1,176 @@
+"""Reading and building ``Tensor[DType, *Dims]`` types, and rendering them compactly."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from mypy.maptype import map_instance_to_supertype
+from mypy.nodes import TypeInfo
+from mypy.plugin import CheckerPluginInterface
+from mypy.types import (
+    AnyType,
+    Instance,
+    LiteralType,
+    ProperType,
+    TupleType,
+    Type,
+    TypeOfAny,
+    TypeVarTupleType,
+    TypeVarType,
+    UnpackType,
+    get_proper_type,
+)
+
+from . import _names as names
+
+__all__ = [
+    "Shape",
+    "TensorView",
+    "any_dim",
+    "as_tensor",
+    "dim_size",
+    "literal_dim",
+    "make_tensor",
+    "render_dim",
+    "render_dtype",
+    "render_tensor",
+    "unknown_star",
+]
+
+
+class Shape(NamedTuple):
+    """The dims of a tensor type: ``prefix, *star, suffix``; ``star is None`` for a known rank."""
+
+    prefix: tuple[Type, ...]
+    star: UnpackType | None = None
+    suffix: tuple[Type, ...] = ()
+
+    @property
+    def exact(self) -> bool:
+        """Whether the rank is known (no unpacked part)."""
+        return self.star is None
+
+    @property
+    def items(self) -> list[Type]:
+        """The type arguments after the dtype, in order."""
+        return [*self.prefix, *([self.star] if self.star is not None else []), *self.suffix]
+
+
+class TensorView(NamedTuple):
+    """A tensor type taken apart: Tensor's ``TypeInfo``, the dtype argument and the shape."""
+
+    info: TypeInfo
+    dtype: Type
+    shape: Shape
+
+
+def any_dim() -> AnyType:
+    """An unknown dim (``Any``)."""
+    return AnyType(TypeOfAny.special_form)
+
+
+def literal_dim(api: CheckerPluginInterface, value: int) -> LiteralType:
+    """``Literal[value]`` as a dim."""
+    return LiteralType(value, api.named_generic_type(names.INT, []))
+
+
+def unknown_star(api: CheckerPluginInterface) -> UnpackType:
+    """``*tuple[Any, ...]``: any number of unknown dims."""
+    return UnpackType(api.named_generic_type(names.TUPLE, [any_dim()]))
+
+
+def dim_size(dim: object) -> int | None:
+    """The size of a ``Literal[n]`` dim (or an int), ``None`` for symbolic or unknown dims."""
+    if isinstance(dim, int) and not isinstance(dim, bool):
+        return dim
+    if not isinstance(dim, Type):
+        return None
+    p = get_proper_type(dim)
+    if (
+        isinstance(p, LiteralType)
+        and isinstance(p.value, int)
+        and not isinstance(p.value, bool)
+        and p.fallback.type.fullname == names.INT
+    ):
+        return p.value
+    return None
+
+
+def _tensor_instance(t: Type) -> Instance | None:
+    p = get_proper_type(t)
+    if isinstance(p, TypeVarType):
+        p = get_proper_type(p.upper_bound)
+    if not isinstance(p, Instance):
+        return None
+    if p.type.fullname == names.TENSOR:
+        return p
+    for base in p.type.mro:
+        if base.fullname == names.TENSOR:
+            return p if p.type is base else map_instance_to_supertype(p, base)
+    return None
+
+
+def as_tensor(t: Type) -> TensorView | None:
+    """Take a Tensor type (or a subclass, or a TypeVar bound to one) apart; ``None`` otherwise."""
+    inst = _tensor_instance(t)
+    if inst is None or not inst.args:
+        return None
+    dtype, dims = inst.args[0], list(inst.args[1:])
+    stars = [i for i, d in enumerate(dims) if isinstance(d, UnpackType)]
+    if len(stars) > 1:
+        return None
+    if not stars:
+        return TensorView(inst.type, dtype, Shape(tuple(dims)))
+    i = stars[0]
+    star = dims[i]
+    assert isinstance(star, UnpackType)
+    inner = get_proper_type(star.type)
+    if isinstance(inner, TupleType):  # *tuple[A, B]: known items after all
+        flat = [*dims[:i], *inner.items, *dims[i + 1 :]]
+        if not any(isinstance(d, UnpackType) for d in inner.items):
+            return TensorView(inst.type, dtype, Shape(tuple(flat)))
+        return None
+    return TensorView(inst.type, dtype, Shape(tuple(dims[:i]), star, tuple(dims[i + 1 :])))
+
+
+def make_tensor(info: TypeInfo, dtype: Type, shape: Shape) -> Instance:
+    """Build ``Tensor[dtype, *shape]``."""
+    return Instance(info, [dtype, *shape.items])
+
+
+# ---------------------------------------------------------------------------------- render
+def render_dim(dim: Type) -> str:
+    """``10``, ``B``, ``Any``, ``*Rest``, ``*tuple[Any, ...]``."""
+    if isinstance(dim, UnpackType):
+        inner = get_proper_type(dim.type)
+        if isinstance(inner, TypeVarTupleType):
+            return f"*{inner.name}"
+        if isinstance(inner, Instance) and inner.args:
+            return f"*tuple[{_render_type(inner.args[0])}, ...]"
+        return "*tuple[Any, ...]"
+    size = dim_size(dim)
+    return str(size) if size is not None else _render_type(dim)
+
+
+def _render_type(t: Type) -> str:
+    p: ProperType = get_proper_type(t)
+    if isinstance(p, AnyType):
+        return "Any"
+    if isinstance(p, TypeVarType):
+        return p.name or "?"
+    if isinstance(p, Instance):
+        return p.type.name
+    if isinstance(p, LiteralType):
+        return repr(p.value)
+    return str(p)
+
+
+def render_dtype(dtype: Type) -> str:
+    """``float32``, ``bool_``, ``DT``, ``Any``."""
+    return _render_type(dtype)
+
+
+def render_tensor(dtype: Type, dims: Sequence[Type]) -> str:
+    """``Tensor[float32, 10, 20]`` (``Tensor[float32]`` for rank 0)."""
+    return "Tensor[" + ", ".join([render_dtype(dtype), *map(render_dim, dims)]) + "]"

@@ -1,0 +1,12 @@
+"""The plugin's error codes, defined once: silence one with ``# type: ignore[typedtensor-axis]``."""
+
+from __future__ import annotations
+
+from mypy.errorcodes import ErrorCode
+
+__all__ = ["AXIS", "SHAPE"]
+
+#: a bad ``axis`` (out of range, duplicated, a tuple for argmax...) or a bad reduction parameter
+AXIS = ErrorCode("typedtensor-axis", "Invalid reduction axis or parameter", "typedtensor")
+#: incompatible shapes: broadcasting, reduce-to-shape targets, ``out=`` buffers
+SHAPE = ErrorCode("typedtensor-shape", "Incompatible tensor shapes or dtypes", "typedtensor")

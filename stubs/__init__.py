@@ -1,0 +1,1 @@
+"""Generator of typedtensor's ``.pyi`` stubs: ``python -m stubs.generate [--check]``."""

@@ -1,0 +1,673 @@
+"""Render the reduction overloads of the typedtensor stubs from the shape rules.
+
+Every shape and dtype in the output comes from ``typedtensor._shape_rules``: result shapes from
+``reduce_shape`` over dim *names*, valid and invalid axes from ``normalize_axes`` (whose
+exceptions classify them), result dtypes from ``result_dtype``. Signatures (parameter names,
+kinds, defaults and annotations) are copied from the runtime functions with ``inspect``, so the
+plain branch of a stub is exactly the runtime signature.
+"""
+
+from __future__ import annotations
+
+import inspect
+import itertools
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from typedtensor import _shape_rules as rules
+
+#: Highest rank that gets rank-specific overloads (single axes, tuples, poison overloads).
+MAX_RANK = 4
+#: Literal axes tried for the out-of-range poison overloads: ``-(MAX_RANK+2) .. MAX_RANK+1``.
+POISON_AXES = range(-(MAX_RANK + 2), MAX_RANK + 2)
+ONE = "Literal[1]"
+ANY_TENSOR = "Tensor[Any, Unpack[tuple[Any, ...]]]"
+
+
+def dtype_class_name(name: str) -> str:
+    """``'bool' -> 'bool_'``; other dtype names are the class names."""
+    return "bool_" if name == "bool" else name
+
+
+# ------------------------------------------------------------------------------ dtype rules
+def varying_rules() -> list[rules.DTypeRule]:
+    """Rules whose result depends on the input dtype other than as the identity (SUM, FLOAT)."""
+    out = []
+    for rule in rules.DTypeRule:
+        results = {d: rules.result_dtype(rule, d) for d in rules.DTYPE_NAMES}
+        if all(r == d for d, r in results.items()) or len(set(results.values())) == 1:
+            continue
+        out.append(rule)
+    return out
+
+
+@dataclass(frozen=True)
+class DTypeForm:
+    """How an overload spells the receiver dtype and the result dtype for one rule."""
+
+    receiver: str
+    result: str
+
+
+def dtype_form(rule: rules.DTypeRule) -> DTypeForm:
+    """Receiver/result dtype spelling for ``rule``, derived from ``result_dtype``."""
+    results = {d: rules.result_dtype(rule, d) for d in rules.DTYPE_NAMES}
+    if all(r == d for d, r in results.items()):
+        return DTypeForm("_S", "_S")
+    constants = set(results.values())
+    if len(constants) == 1:
+        return DTypeForm("Any", dtype_class_name(constants.pop()))
+    varying = varying_rules()
+    args = ["_R" if r is rule else "Any" for r in varying]
+    return DTypeForm(f"_ReductionDTypes[{', '.join(args)}]", "_R")
+
+
+def rule_typevar(rule: rules.DTypeRule) -> str:
+    """Name of the ``_ReductionDTypes`` type parameter for ``rule``."""
+    return f"_{rule.name}_co"
+
+
+def render_dtype_classes() -> dict[str, str]:
+    """Template fields of ``_dtypes.pyi``: the rule TypeVars and the concrete dtype classes."""
+    from typedtensor._dtypes import BY_NAME
+
+    varying = varying_rules()
+    typevars = "\n".join(
+        f'{rule_typevar(r)} = TypeVar("{rule_typevar(r)}", covariant=True)' for r in varying
+    )
+    classes = []
+    for name in rules.DTYPE_NAMES:
+        cls = BY_NAME[name]
+        parent = cls.__mro__[1]
+        # a direct DType subclass derives from DType through _ReductionDTypes (a valid MRO)
+        base = "" if parent.__name__ == "DType" else f"{parent.__name__}, "
+        results = ", ".join(dtype_class_name(rules.result_dtype(r, name)) for r in varying)
+        doc = (cls.__doc__ or "").strip().splitlines()[0]
+        classes.append(
+            f'class {cls.__name__}({base}_ReductionDTypes[{results}]):\n    """{doc}"""\n'
+        )
+    return {
+        "RULE_TYPEVARS": typevars,
+        "RULE_PARAMS": ", ".join(rule_typevar(r) for r in varying),
+        "DTYPE_CLASSES": "\n".join(classes),
+    }
+
+
+# ----------------------------------------------------------------------------- axis forms
+def _lit(values: Sequence[int]) -> str:
+    return f"Literal[{', '.join(str(v) for v in values)}]"
+
+
+def _spellings(dim: int, ndim: int) -> tuple[int, int]:
+    """Both spellings of ``dim`` that ``normalize_axes`` maps to it (positive, negative)."""
+    found = [a for a in range(-ndim, ndim) if rules.normalize_axes(a, ndim) == (dim,)]
+    if len(found) != 2:
+        raise AssertionError(f"dim {dim} of rank {ndim} has spellings {found}")
+    return found[0], found[1]
+
+
+def _dims(ndim: int) -> list[str]:
+    return [f"_D{i}" for i in range(ndim)]
+
+
+def _tensor(dtype: str, dims: Sequence[str]) -> str:
+    return f"Tensor[{', '.join([dtype, *dims])}]"
+
+
+@dataclass(frozen=True)
+class Form:
+    """One overload: receiver dims, axis annotation, keepdims, result dims or poison message."""
+
+    dims: tuple[str, ...]
+    axis: str
+    keepdims: bool | None  # None: keepdims not constrained (bool)
+    result: tuple[str, ...] | None
+    message: str | None = None
+
+
+def _reduced(dims: Sequence[str], axis: object, keepdims: bool, single: bool) -> tuple[str, ...]:
+    return rules.reduce_shape(list(dims), axis, keepdims, ONE, single=single)
+
+
+def unknown_rank_kept(single: bool) -> Form:
+    """axis=None, keepdims=True on a receiver of unknown (or > MAX_RANK) rank: all dims 1."""
+    (one,) = _reduced(["_D"], None, True, single)
+    return Form(("Unpack[_Sh]",), "None", True, (f"Unpack[tuple[{one}, ...]]",))
+
+
+def valid_forms(spec: rules.ReductionSpec) -> Iterator[Form]:
+    """Overloads for every literal axis the rules accept, in resolution order."""
+    single = spec.single_axis
+    kd = (False, True)
+    # axis=None over any rank (keepdims=False); keepdims=True needs the rank.
+    yield Form(("Unpack[_Sh]",), "None", False, ())
+    none_kept = [
+        Form(tuple(_dims(r)), "None", True, _reduced(_dims(r), None, True, single))
+        for r in range(MAX_RANK + 1)
+    ]
+    yield from none_kept
+    yield unknown_rank_kept(single)
+    # rank-polymorphic axis=0 / axis=-1 (symbolic and variadic receivers, and every rank >= 1)
+    for axis, dims in ((0, ("_D0", "Unpack[_Rest]")), (-1, ("Unpack[_Rest]", "_DL"))):
+        for k in kd:
+            yield Form(dims, _lit([axis]), k, _reduced(dims, axis, k, single))
+    for r in range(1, MAX_RANK + 1):
+        rdims = _dims(r)
+        for d in range(r):
+            # 0 and -1 resolve through the polymorphic forms above; (d,) is the same reduction
+            lits = [a for a in _spellings(d, r) if a not in (0, -1)]
+            parts = [_lit(lits)] if lits else []
+            if not single:
+                parts.append(f"tuple[{_lit(_spellings(d, r))}]")
+            if not parts:
+                continue
+            ann = " | ".join(parts)
+            for k in kd:
+                yield Form(tuple(rdims), ann, k, _reduced(rdims, d, k, single))
+        if single:
+            continue
+        for n in range(2, r + 1):
+            for combo in itertools.combinations(range(r), n):
+                axis_t = ", ".join(_lit(_spellings(d, r)) for d in combo)
+                for k in kd:
+                    yield Form(
+                        tuple(rdims), f"tuple[{axis_t}]", k, _reduced(rdims, combo, k, single)
+                    )
+    if not single:
+        yield Form(("Unpack[_Sh]",), "tuple[()]", None, ("Unpack[_Sh]",))
+
+
+def poison_forms(spec: rules.ReductionSpec) -> Iterator[Form]:
+    """``@deprecated`` overloads for literal axes the rules reject (out of range, duplicates)."""
+    # rank 0 gets none: an empty shape is also what an unknown-rank receiver fits, and
+    # AnyTensor calls must never hit a poison overload.
+    for r in range(1, MAX_RANK + 1):
+        dims = tuple(_dims(r))
+        bad = []
+        for a in POISON_AXES:
+            try:
+                rules.normalize_axes(a, r)
+            except rules.AxisRangeError:
+                bad.append(a)
+        if bad:
+            message = f"axis out of range for a rank-{r} tensor; {rules.valid_axes_text(r)}"
+            yield Form(dims, _lit(bad), None, None, message)
+        if spec.single_axis or r == 0:
+            continue
+        pairs: dict[int, list[int]] = {}
+        for a, b in itertools.product(range(-r, r), repeat=2):
+            try:
+                rules.normalize_axes((a, b), r)
+            except rules.DuplicateAxisError as err:
+                pairs.setdefault(err.dim, [])
+                for v in (a, b):
+                    if v not in pairs[err.dim]:
+                        pairs[err.dim].append(v)
+        if pairs:
+            tuples = " | ".join(
+                f"tuple[{_lit(sorted(v, reverse=True))}, {_lit(sorted(v, reverse=True))}]"
+                for _, v in sorted(pairs.items())
+            )
+            message = (
+                f"duplicate axes: two axes refer to the same dim of a rank-{r} tensor; "
+                "each axis may appear once"
+            )
+            yield Form(dims, tuples, None, None, message)
+
+
+def shape_kept_forms(spec: rules.ReductionSpec) -> Iterator[Form]:
+    """l2_normalize: every literal axis the rules accept keeps the receiver's shape."""
+    for form in valid_forms(spec):
+        if form.keepdims is not True:
+            yield Form(form.dims, form.axis, None, form.dims)
+
+
+# ------------------------------------------------------------------------------ signatures
+def _default(value: object) -> str:
+    if isinstance(value, str):
+        return f'"{value}"'
+    return repr(value)
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    kind: inspect._ParameterKind
+    annotation: str
+    default: str | None  # rendered default, or None when required
+
+
+def runtime_params(fn: Callable[..., Any]) -> tuple[list[Param], str]:
+    """The parameters and return annotation of ``fn`` as source text."""
+    sig = inspect.signature(fn)
+    params = []
+    for p in sig.parameters.values():
+        ann = p.annotation if isinstance(p.annotation, str) else ""
+        default = None if p.default is inspect.Parameter.empty else _default(p.default)
+        params.append(Param(p.name, p.kind, ann, default))
+    ret = sig.return_annotation if isinstance(sig.return_annotation, str) else "Any"
+    return params, ret
+
+
+def render_params(params: Sequence[Param]) -> str:
+    parts: list[str] = []
+    star = False
+    for p in params:
+        if p.kind is inspect.Parameter.KEYWORD_ONLY and not star:
+            parts.append("*")
+            star = True
+        text = p.name + (f": {p.annotation}" if p.annotation else "")
+        if p.default is not None:
+            text += f" = {p.default}"
+        parts.append(text)
+    return ", ".join(parts)
+
+
+def _overload_params(params: list[Param], first: str, receiver: str, form: Form) -> list[Param]:
+    """Replace the receiver, axis and keepdims parameters of the runtime signature."""
+    out: list[Param] = []
+    defaulted = False
+    for p in params:
+        if p.name == first:
+            out.append(Param(p.name, p.kind, receiver, None))
+            continue
+        if p.name == "axis":
+            ann = form.axis
+            if form.axis == "None":
+                default = p.default if p.default == "None" else None
+            elif p.default is not None and form.axis == f"Literal[{p.default}]":
+                default = p.default  # l2_normalize's axis=-1
+            else:
+                default = None
+            if default is None and defaulted:
+                default = "..."
+            out.append(Param(p.name, p.kind, ann, default))
+        elif p.name == "keepdims" and form.keepdims is not None:
+            ann = f"Literal[{form.keepdims}]"
+            default = "False" if form.keepdims is False else ("..." if defaulted else None)
+            out.append(Param(p.name, p.kind, ann, default))
+        else:
+            out.append(p)
+        if out[-1].default is not None and p.kind is not inspect.Parameter.KEYWORD_ONLY:
+            defaulted = True
+    return out
+
+
+def _with_receiver(params: list[Param], first: str, receiver: str) -> list[Param]:
+    return [Param(p.name, p.kind, receiver, None) if p.name == first else p for p in params]
+
+
+def _axis_defaulted(params: Sequence[Param]) -> bool:
+    for p in params[1:]:
+        if p.name == "axis":
+            return False
+        if p.default is not None:
+            return True
+    return False
+
+
+def ordered_forms(
+    spec: rules.ReductionSpec, params: Sequence[Param], *, poison: bool = True
+) -> list[Form]:
+    """All overloads of ``spec`` in resolution order.
+
+    Valid forms come first (cheapest resolution for correct code), poison overloads after them
+    and before the catch-all. When a parameter before ``axis`` has a default (``norm(p=2,
+    axis=...)``), literal-axis overloads need ``axis=...`` defaults too, so the ``axis=None``
+    forms must precede them.
+    """
+    poisons = list(poison_forms(spec)) if poison else []
+    if spec.keeps_shape:
+        return [*shape_kept_forms(spec), *poisons]
+    valid = list(valid_forms(spec))
+    if not _axis_defaulted(params):
+        # axis is the first parameter: order does not matter for arity, put the common first
+        none_kept = [f for f in valid if f.axis == "None" and f.keepdims is True]
+        valid = [f for f in valid if f not in none_kept] + none_kept
+    return [*valid, *poisons]
+
+
+def _camel(name: str) -> str:
+    return "".join(part.capitalize() for part in name.split("_"))
+
+
+def _overload_lines(
+    spec: rules.ReductionSpec,
+    params: list[Param],
+    name: str,
+    receiver: Callable[[Form, bool], str],
+    result_dtype: str,
+    plain_ret: str,
+    indent: str,
+    poison: bool,
+    guard: bool = False,
+) -> list[str]:
+    """The overloads of one reduction (valid, poison, catch-all) at ``indent``."""
+    first = params[0].name
+    lines: list[str] = []
+    guarded = False
+    for form in ordered_forms(spec, params, poison=poison):
+        if form.result is None and guard and not guarded:
+            # unknown rank (AnyTensor) resolves here, before any poison overload can match it
+            guarded = True
+            unknown = _tensor("Any", ["Unpack[tuple[_UnknownDim, ...]]"])
+            lines.append(f"{indent}@overload")
+            lines.append(
+                f"{indent}def {name}({render_params(_with_receiver(params, first, unknown))})"
+                f" -> {plain_ret}: ..."
+            )
+        op_params = _overload_params(params, first, receiver(form, form.result is not None), form)
+        lines.append(f"{indent}@overload")
+        if form.result is None:
+            result = ANY_TENSOR
+            lines.append(f'{indent}@deprecated("{form.message}")')
+        else:
+            result = _tensor(result_dtype, form.result)
+        lines.append(f"{indent}def {name}({render_params(op_params)}) -> {result}: ...")
+    lines.append(f"{indent}@overload")
+    lines.append(f"{indent}def {name}({render_params(params)}) -> {plain_ret}: ...")
+    return lines
+
+
+def _doc(fn: Callable[..., Any]) -> str:
+    doc = inspect.getdoc(fn)
+    return doc.splitlines()[0] if doc else ""
+
+
+def render_op(
+    spec: rules.ReductionSpec,
+    fn: Callable[..., Any],
+    *,
+    indent: str,
+    method: bool,
+    plain_only: bool = False,
+) -> str:
+    """Overloads + plugin branch for one reduction, at ``indent``.
+
+    ``if not TYPEDTENSOR_MYPY_PLUGIN:`` holds the overloads, ``else:`` the runtime signature:
+    mypy with the plugin sees only the latter; mypy without it takes the first definition
+    (the overloads); pyright reads the trailing plain ``def`` as the overloads'
+    implementation. ``plain_only`` renders the runtime signature alone (benchmark baseline).
+    Module functions get no poison overloads: pyright checks every overload of a call whose
+    argument is partly ``Any`` (``AnyTensor``) and reports a deprecated one among them (even
+    after a non-deprecated unknown-rank overload), which would flag correct calls on
+    unknown-shape tensors. (Methods dispatch on the receiver first;
+    an ``AnyTensor`` receiver makes that dispatch ambiguous and the result unknown, silently.)
+    """
+    params, ret = runtime_params(fn)
+    dform = dtype_form(spec.dtype_rule)
+    plain = f"def {spec.name}({render_params(params)}) -> {ret}:"
+    doc = _doc(fn)
+    if plain_only:
+        return f'{indent}{plain}\n{indent}    """{doc}"""\n'
+
+    def receiver(form: Form, valid: bool) -> str:
+        return _tensor(dform.receiver if valid else "Any", form.dims)
+
+    lines = [f"{indent}if not TYPEDTENSOR_MYPY_PLUGIN:"]
+    lines += _overload_lines(
+        spec,
+        params,
+        spec.name,
+        receiver,
+        dform.result,
+        ret,
+        indent + "    ",
+        poison=method,
+        guard=method,
+    )
+    lines.append(f"{indent}else:")
+    lines.append(f"{indent}    {plain}")
+    lines.append(f'{indent}        """{doc}"""')
+    return "\n".join(lines) + "\n"
+
+
+def uses_descriptor(spec: rules.ReductionSpec) -> bool:
+    """Methods typed for pyright through a descriptor (all but the shape-keeping ones)."""
+    return not spec.keeps_shape
+
+
+def render_method(spec: rules.ReductionSpec, fn: Callable[..., Any], *, plain_only: bool) -> str:
+    """One reduction method in the ``Tensor`` class body.
+
+    Three readers, three branches. ``if MYPY:`` is true for mypy and unknown to pyright (which
+    then reads both branches and keeps the last declaration, the ``ClassVar`` descriptor of
+    the ``else:``). Inside it, mypy with the plugin (``TYPEDTENSOR_MYPY_PLUGIN`` always true)
+    gets the runtime signature, mypy without the plugin the overloads. Pyright resolves
+    ``x.sum`` through the descriptor's ``__get__`` (dtype rule, once) and then a call class
+    whose ``__call__`` overloads only match shapes: binding all overloads with a dtype solve
+    per overload made pyright several times slower.
+    """
+    indent = "    "
+    if plain_only or not uses_descriptor(spec):
+        return render_op(spec, fn, indent=indent, method=True, plain_only=plain_only)
+    inner = render_op(spec, fn, indent=indent * 3, method=True)
+    return (
+        f"{indent}if MYPY:\n{inner}{indent}else:\n"
+        f"{indent * 2}{spec.name}: ClassVar[_{_camel(spec.name)}Method]\n"
+    )
+
+
+def call_class_key(spec: rules.ReductionSpec, fn: Callable[..., Any]) -> str:
+    """Reductions with the same signature (after ``self``) share their call classes."""
+    params, ret = runtime_params(fn)
+    return f"{render_params(params[1:])} -> {ret} single={spec.single_axis}"
+
+
+def rank_forms(spec: rules.ReductionSpec, r: int, params: Sequence[Param]) -> list[Form]:
+    """Overloads of a rank-``r`` call class: every literal axis the rules decide for rank r."""
+    single = spec.single_axis
+    dims = tuple(_dims(r))
+    none_f = Form(dims, "None", False, ())
+    none_t = Form(dims, "None", True, _reduced(dims, None, True, single))
+    singles: list[Form] = []
+    for d in range(r):
+        parts = [_lit(_spellings(d, r))]
+        if not single:
+            parts.append(f"tuple[{_lit(_spellings(d, r))}]")
+        for k in (False, True):
+            singles.append(Form(dims, " | ".join(parts), k, _reduced(dims, d, k, single)))
+    tuples: list[Form] = []
+    if not single:
+        for n in range(2, r + 1):
+            for combo in itertools.combinations(range(r), n):
+                axis_t = ", ".join(_lit(_spellings(d, r)) for d in combo)
+                for k in (False, True):
+                    tuples.append(
+                        Form(dims, f"tuple[{axis_t}]", k, _reduced(dims, combo, k, single))
+                    )
+    empty = [] if single else [Form(dims, "tuple[()]", None, dims)]
+    poison = [f for f in poison_forms(spec) if len(f.dims) == r]
+    if _axis_defaulted(params):
+        return [none_f, none_t, *singles, *tuples, *empty, *poison]
+    # keepdims=False first: most calls; keepdims=True forms are dropped by arity unless passed
+    dropped = [f for f in [*singles, none_f, *tuples] if f.keepdims is False]
+    kept = [f for f in [*singles, *tuples, none_t] if f.keepdims is True]
+    return [*dropped, *kept, *empty, *poison]
+
+
+def variadic_forms(spec: rules.ReductionSpec) -> list[Form]:
+    """Overloads of the any-rank call class: axis=None, the polymorphic 0/-1 forms, ()."""
+    single = spec.single_axis
+    forms = [Form(("Unpack[_Sh]",), "None", False, ()), unknown_rank_kept(single)]
+    for axis, dims in ((0, ("_D0", "Unpack[_Rest]")), (-1, ("Unpack[_Rest]", "_DL"))):
+        for k in (False, True):
+            forms.append(Form(dims, _lit([axis]), k, _reduced(dims, axis, k, single)))
+    if not single:
+        forms.append(Form(("Unpack[_Sh]",), "tuple[()]", None, ("Unpack[_Sh]",)))
+    return forms
+
+
+def render_call_classes(
+    base: str, spec: rules.ReductionSpec, fn: Callable[..., Any]
+) -> tuple[str, list[str]]:
+    """Rank-specific call classes ``{base}0..{base}4`` and ``{base}N`` (any rank).
+
+    In a rank-r class the dims are class type parameters, so its ``__call__`` overloads have
+    no ``self`` annotation to solve and differ only in ``axis``/``keepdims`` literals.
+    """
+    params, ret = runtime_params(fn)
+    params = [Param("self", params[0].kind, "", None), *params[1:]]
+    classes: list[str] = []
+    names: list[str] = []
+    for r in range(MAX_RANK + 1):
+        name = f"{base}{r}"
+        names.append(name)
+        tparams = ", ".join(["_R_co", *_dims(r)])
+        lines = [
+            f"class {name}(Generic[{tparams}]):",
+            f'    """``{spec.name}`` (and reductions sharing its signature) bound to a rank-{r}'
+            ' tensor (pyright view)."""',
+            "",
+        ]
+        for form in rank_forms(spec, r, params):
+            op_params = _overload_params(params, "self", "", form)
+            lines.append("    @overload")
+            if form.result is None:
+                result = ANY_TENSOR
+                lines.append(f'    @deprecated("{form.message}")')
+            else:
+                result = _tensor("_R_co", form.result)
+            lines.append(f"    def __call__({render_params(op_params)}) -> {result}: ...")
+        lines.append("    @overload")
+        lines.append(f"    def __call__({render_params(params)}) -> {ret}: ...")
+        classes.append("\n".join(lines) + "\n")
+    name = f"{base}N"
+    names.append(name)
+
+    def receiver(form: Form, valid: bool) -> str:
+        return f"{name}[{', '.join(['Any', *form.dims])}]"
+
+    lines = [
+        f"class {name}(Generic[_R_co, Unpack[_Sh]]):",
+        f'    """``{spec.name}`` (and reductions sharing its signature) bound to a tensor of'
+        ' symbolic or unknown rank (pyright view)."""',
+        "",
+    ]
+    for form in variadic_forms(spec):
+        op_params = _overload_params(params, "self", receiver(form, True), form)
+        if form.dims == ("Unpack[_Sh]",):
+            op_params[0] = Param("self", op_params[0].kind, "", None)
+        lines.append("    @overload")
+        result = _tensor("_R_co", form.result or ())
+        lines.append(f"    def __call__({render_params(op_params)}) -> {result}: ...")
+    lines.append("    @overload")
+    lines.append(f"    def __call__({render_params(params)}) -> {ret}: ...")
+    classes.append("\n".join(lines) + "\n")
+    return "\n".join(classes), names
+
+
+def render_dispatch(base: str, spec: rules.ReductionSpec, calls: list[str]) -> str:
+    """``{base}Bound[_R, *Shape]`` whose ``__call__`` is a descriptor picking the rank class.
+
+    ``__call__`` declared as a ``ClassVar`` descriptor: calling a bound reduction looks it up
+    on the class and binds it to the instance, so the rank is matched once (plain TypeVars,
+    no dtype solving) before the axis overloads of that rank are tried.
+    """
+    lines = [
+        f"class {base}Rank:",
+        f'    """Rank dispatch of ``{spec.name}``-like reductions (pyright view)."""',
+        "",
+        "    @overload",
+        "    def __get__(self, obj: None, owner: Any) -> Self: ...",
+        # Unknown rank first: only Any dims (and rank 0) fit *tuple[_UnknownDim, ...]; without
+        # this an AnyTensor would bind to the rank-0 class and hit its poison overloads.
+        "    @overload",
+        f"    def __get__(self, obj: {base}Bound[_R, Unpack[tuple[_UnknownDim, ...]]], owner: Any)"
+        f" -> {calls[-1]}[_R, Unpack[tuple[Any, ...]]]: ...",
+    ]
+    for r, call in enumerate(calls):
+        dims = _dims(r) if r <= MAX_RANK else ["Unpack[_Sh]"]
+        lines += [
+            "    @overload",
+            f"    def __get__(self, obj: {base}Bound[{', '.join(['_R', *dims])}], owner: Any)"
+            f" -> {call}[{', '.join(['_R', *dims])}]: ...",
+        ]
+    lines += [
+        "",
+        f"class {base}Bound(Generic[_R_co, Unpack[_Sh]]):",
+        f'    """``{spec.name}``-like reduction bound to a tensor, result dtype resolved"""',
+        "",
+        f"    __call__: ClassVar[{base}Rank]",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def render_descriptor(spec: rules.ReductionSpec, fn: Callable[..., Any], bound: str) -> str:
+    """``class _XMethod``: ``x.op`` binds to ``bound[<result dtype>, *<x's dims>]``."""
+    dform = dtype_form(spec.dtype_rule)
+    name = f"_{_camel(spec.name)}Method"
+    lines = [
+        f"class {name}:",
+        f'    """``Tensor.{spec.name}`` for pyright: {_doc(fn)}"""',
+        "",
+        "    @overload",
+        "    def __get__(self, obj: None, owner: Any) -> Self: ...",
+    ]
+    if not dform.receiver.startswith("_ReductionDTypes"):
+        # the result dtype needs no solving (same dtype, or a constant): dispatch on the rank
+        # right here and skip the Bound/Rank step
+        base = bound[: -len("Bound")]
+        rec, res = dform.receiver, dform.result
+        calls = [f"{base}Call{r}" for r in range(MAX_RANK + 1)]
+        lines += [
+            "    @overload",
+            f"    def __get__(self, obj: {_tensor(rec, ['Unpack[tuple[_UnknownDim, ...]]'])},"
+            f" owner: Any) -> {base}CallN[{res}, Unpack[tuple[Any, ...]]]: ...",
+        ]
+        for r, call in enumerate(calls):
+            dims = _dims(r)
+            lines += [
+                "    @overload",
+                f"    def __get__(self, obj: {_tensor(rec, dims)}, owner: Any)"
+                f" -> {call}[{', '.join([res, *dims])}]: ...",
+            ]
+        lines += [
+            "    @overload",
+            f"    def __get__(self, obj: {_tensor(rec, ['Unpack[_Sh]'])}, owner: Any)"
+            f" -> {base}CallN[{res}, Unpack[_Sh]]: ...",
+        ]
+        return "\n".join(lines) + "\n"
+    receivers = [(dform.receiver, dform.result), ("Any", "Any")]
+    for receiver, result in receivers:
+        lines += [
+            "    @overload",
+            f"    def __get__(self, obj: {_tensor(receiver, ['Unpack[_Sh]'])}, owner: Any)"
+            f" -> {bound}[{result}, Unpack[_Sh]]: ...",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def render_pyright_classes() -> str:
+    """Descriptor, dispatch and call classes for every method that ``uses_descriptor``.
+
+    Pyright resolves ``x.sum(axis=1)`` in three steps: ``_SumMethod.__get__`` solves the
+    result dtype once (``_ReductionDTypes``), ``_SumRank.__get__`` picks the class of
+    ``x``'s rank, and that class's ``__call__`` overloads match only the axis/keepdims
+    literals.
+    """
+    from typedtensor._tensor import Tensor
+
+    bases: dict[str, str] = {}
+    out_calls: list[str] = []
+    out_methods: list[str] = []
+    for name, spec in rules.REDUCTIONS.items():
+        if not uses_descriptor(spec):
+            continue
+        fn = getattr(Tensor, name)
+        key = call_class_key(spec, fn)
+        if key not in bases:
+            base = f"_{_camel(name)}"
+            text, names = render_call_classes(f"{base}Call", spec, fn)
+            bases[key] = base
+            out_calls.append(text)
+            out_calls.append(render_dispatch(base, spec, names))
+        out_methods.append(render_descriptor(spec, fn, f"{bases[key]}Bound"))
+    return "\n".join(out_calls + out_methods)
+
+
+def overload_count(spec: rules.ReductionSpec, fn: Callable[..., Any]) -> int:
+    """Number of overloads rendered for ``spec`` (including poison and catch-all)."""
+    params, _ = runtime_params(fn)
+    return len(ordered_forms(spec, params)) + 1

@@ -1,0 +1,42 @@
+"""Ordinary code type-checks without errors under the stubs (strict settings)."""
+
+from typing import Any, Literal as L
+
+from typing_extensions import Unpack
+
+import typedtensor as tt
+from typedtensor import Tensor
+
+
+def normalize(x: Tensor[tt.float32, L[8], L[10]]) -> Tensor[tt.float32, L[8], L[10]]:
+    return x.l2_normalize(-1)
+
+
+def row_means(x: Tensor[tt.float32, L[8], L[10]]) -> Tensor[tt.float32, L[8]]:
+    return x.mean(axis=1)
+
+
+def column_counts(x: Tensor[tt.bool_, L[8], L[10]]) -> Tensor[tt.int64, L[10]]:
+    return x.sum(0)
+
+
+def keep(x: Tensor[tt.float64, L[8], L[10]]) -> Tensor[tt.float64, L[8], L[1]]:
+    return x.max(-1, keepdims=True)
+
+
+def main() -> None:
+    x = tt.tensor(tt.random((8, 10), tt.float32, seed=0), shape=(8, 10), dtype=tt.float32)
+    print(x.shape, x.sum().item(), tt.sum(x, axis=0).shape)
+    print(row_means(tt.tensor(x.numpy(), (8, 10), tt.float32)).shape)
+
+
+def unknown_shapes(x: tt.AnyTensor, y: Tensor[tt.float32, Unpack[tuple[Any, ...]]]) -> None:
+    """Unknown-shape receivers never trigger the axis checks (the rank is not known)."""
+    print(x.sum(0).shape, x.mean((0, 1)).shape, tt.sum(x, 0).shape, tt.max(x, 3).shape)
+    print(y.sum(0).shape, y.argmax(5).shape, tt.mean(y, (0, 0)).shape)
+
+
+def unknown_shapes_functions(x: tt.AnyTensor) -> None:
+    """The same for the functional API."""
+    print(tt.sum(x, 3).shape, tt.prod(x, (0, 0)).shape, tt.argmin(x, -5).shape)
+    print(tt.l2_normalize(x, 4).shape, tt.norm(x, 2, 3).shape)

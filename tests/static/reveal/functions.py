@@ -1,0 +1,37 @@
+"""The functional API ``tt.sum(x, ...)`` and friends: the same overloads as the methods."""
+
+from typing import Literal as L
+
+from typing_extensions import assert_type
+
+import typedtensor as tt
+from typedtensor import Tensor
+
+
+def functions(
+    x2: Tensor[tt.int8, L[2], L[3]],
+    x3: Tensor[tt.float32, L[2], L[3], L[4]],
+    x4: Tensor[tt.uint32, L[2], L[3], L[4], L[5]],
+    a: int,
+) -> None:
+    assert_type(tt.sum(x2), Tensor[tt.int64])
+    assert_type(tt.sum(x2, 0), Tensor[tt.int64, L[3]])
+    assert_type(tt.sum(x2, -1, keepdims=True), Tensor[tt.int64, L[2], L[1]])
+    assert_type(tt.prod(x4, (1, 3)), Tensor[tt.uint64, L[2], L[4]])
+    assert_type(tt.mean(x3, axis=(0, -1)), Tensor[tt.float32, L[3]])
+    assert_type(tt.max(x4, 2, True), Tensor[tt.uint32, L[2], L[3], L[1], L[5]])
+    assert_type(tt.min(x3), Tensor[tt.float32])
+    assert_type(tt.any(x2, 1), Tensor[tt.bool_, L[2]])
+    assert_type(tt.all(x4, None, True), Tensor[tt.bool_, L[1], L[1], L[1], L[1]])
+    assert_type(tt.var(x2, 0, ddof=1), Tensor[tt.float64, L[3]])
+    assert_type(tt.std(x3, -2), Tensor[tt.float32, L[2], L[4]])
+    assert_type(tt.argmax(x3, 2), Tensor[tt.int64, L[2], L[3]])
+    assert_type(tt.argmin(x2), Tensor[tt.int64])
+    assert_type(tt.logsumexp(x3, -1), Tensor[tt.float32, L[2], L[3]])
+    assert_type(tt.norm(x3, 2, -1), Tensor[tt.float32, L[2], L[3]])
+    assert_type(tt.norm_lp_max(x3, 2, 1e-6, 1), Tensor[tt.float32, L[2], L[4]])
+    assert_type(tt.norm_lp_sum(x2, axis=0), Tensor[tt.float64, L[3]])
+    assert_type(tt.norm_lp_power_p_max(x3, axis=(1, 2)), Tensor[tt.float32, L[2]])
+    assert_type(tt.norm_lp_power_p_sum(x3, 2, 0.0, -3, True), Tensor[tt.float32, L[1], L[3], L[4]])
+    assert_type(tt.l2_normalize(x3, 1), Tensor[tt.float32, L[2], L[3], L[4]])
+    assert_type(tt.sum(x3, a), tt.AnyTensor)

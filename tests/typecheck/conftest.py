@@ -1,0 +1,69 @@
+"""Shared fixtures for the plugin's type-check tests.
+
+The YAML cases (pytest-mypy-plugins) turn the plugin on per case (``mypy_config: *plugin_on``),
+so nothing here changes the configuration of other YAML suites. ``TYPEDTENSOR_MYPY_DEBUG=1``
+makes a hook that raises crash mypy instead of falling back quietly, so plugin bugs fail tests.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).parent
+REPO = HERE.parent.parent
+
+os.environ["TYPEDTENSOR_MYPY_DEBUG"] = "1"
+# pytest-mypy-plugins runs the `mypy` found on PATH: use this interpreter's (the venv's)
+os.environ["PATH"] = str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", "")
+
+
+@dataclass
+class MypyResult:
+    returncode: int
+    stdout: str
+    stderr: str
+
+    def messages(self, path: str | None = None) -> list[tuple[int, str, str, str | None]]:
+        """``(line, severity, message, code)`` for every reported line (of ``path`` if given)."""
+        out = []
+        pattern = re.compile(r"^(.*?):(\d+): (error|note): (.*?)(?:  \[([a-z0-9-]+)\])?$")
+        for line in self.stdout.splitlines():
+            m = pattern.match(line)
+            if m and (path is None or m.group(1).endswith(path)):
+                out.append((int(m.group(2)), m.group(3), m.group(4), m.group(5)))
+        return out
+
+
+PLUGIN_CONFIG = "[mypy]\nplugins = typedtensor_mypy\n"
+
+
+def run_mypy(
+    args: list[str],
+    cwd: Path,
+    config: str | None = PLUGIN_CONFIG,
+    env: dict[str, str] | None = None,
+    module: str = "mypy",
+) -> MypyResult:
+    """Run ``python -m mypy`` (or ``mypy.dmypy``) in a subprocess in ``cwd``."""
+    cmd = [sys.executable, "-m", module]
+    if config is not None and module == "mypy":
+        cfg = cwd / "mypy_test.ini"
+        cfg.write_text(config)
+        cmd += ["--config-file", str(cfg)]
+    full_env = {**os.environ, "TYPEDTENSOR_MYPY_DEBUG": "1", **(env or {})}
+    proc = subprocess.run(
+        [*cmd, *args], cwd=cwd, capture_output=True, text=True, env=full_env, timeout=600
+    )
+    return MypyResult(proc.returncode, proc.stdout, proc.stderr)
+
+
+def assert_no_crash(result: MypyResult) -> None:
+    """mypy exited normally: 0 or 1, and no INTERNAL ERROR / traceback."""
+    text = result.stdout + result.stderr
+    assert result.returncode in (0, 1), text
+    assert "INTERNAL ERROR" not in text and "Traceback" not in text, text
