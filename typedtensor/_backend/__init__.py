@@ -31,8 +31,9 @@ log = logging.getLogger("typedtensor")
 #: backend name -> module implementing it (imported lazily)
 BACKENDS: dict[str, str] = {
     "numpy": "typedtensor._backend._numpy",
+    "numba": "typedtensor._backend._numba",
 }
-DEFAULT_BACKEND = "numpy"
+DEFAULT_BACKEND = "numba"
 
 _override: contextvars.ContextVar[str | None] = contextvars.ContextVar(
     "typedtensor_backend", default=None

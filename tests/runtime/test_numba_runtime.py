@@ -1,0 +1,116 @@
+"""The numba backend as a process sees it: import cost, the on-disk cache setting, threads."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import typedtensor as tt
+from typedtensor._backend import _numba as nb
+
+
+def _run(code: str, **env: str) -> subprocess.CompletedProcess[str]:
+    full = {**os.environ, **env}
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=full, timeout=300
+    )
+
+
+def test_import_typedtensor_does_not_import_numba() -> None:
+    r = _run(
+        "import sys, typedtensor as tt\n"
+        "x = tt.asarray([[1.0, 2.0], [3.0, 4.0]])\n"
+        "assert x.shape == (2, 2)\n"
+        "print(sorted(m for m in sys.modules if m == 'numba' or m.startswith('numba.')))"
+    )
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[]", r.stdout
+
+
+def test_env_var_selects_the_numpy_backend() -> None:
+    r = _run(
+        "import sys, numpy as np, typedtensor as tt\n"
+        "from typedtensor import _backend\n"
+        "print(_backend.get_backend(), float(tt.asarray(np.ones(3)).sum()))\n"
+        "print('numba' in sys.modules)",
+        TYPEDTENSOR_BACKEND="numpy",
+    )
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["numpy", "3.0", "False"]
+
+
+_CACHE_PROBE = (
+    "import numpy as np\n"
+    "from typedtensor._backend import _numba as nb\n"
+    "r = nb.reduce('max', np.arange(7, dtype=np.int16), (0,), False, np.dtype(np.int16))\n"
+    "assert r == 6\n"
+    "print(nb.CACHE, nb.CACHE_DIR)"
+)
+
+
+def test_cache_dir_is_relocated_and_version_stamped(tmp_path: Path) -> None:
+    r = _run(_CACHE_PROBE, TYPEDTENSOR_NUMBA_CACHE_DIR=str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    enabled, where = r.stdout.split()
+    assert enabled == "True"
+    assert Path(where).parent == tmp_path and Path(where).name.startswith("numba")
+    files = [p.name for p in Path(where).iterdir()]
+    assert any(f.startswith("_kernels.ext_h") and f.endswith(".nbi") for f in files), files
+    # a second process loads the kernel from there instead of compiling it
+    again = _run(
+        _CACHE_PROBE + "\nfrom typedtensor._backend._numba import _kernels as K\n"
+        "print(K.ext_h.stats.cache_hits)",
+        TYPEDTENSOR_NUMBA_CACHE_DIR=str(tmp_path),
+    )
+    assert again.returncode == 0, again.stderr
+    hits = again.stdout.split("\n")[1]
+    assert "(Array(int16, 2, 'C'" in hits and ": 1" in hits, again.stdout
+
+
+def test_parallel_policy_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Memory-bound kernels stay serial on 2 threads unless forced; compute-bound go parallel."""
+    monkeypatch.setattr(nb, "_threads", lambda: 2)
+    big = nb.PAR_MIN
+    assert not nb._parallel(big - 1, memory_bound=False)
+    assert nb._parallel(big, memory_bound=False)
+    assert not nb._parallel(big, memory_bound=True)
+    monkeypatch.setenv("TYPEDTENSOR_NUMBA_PARALLEL", "1")
+    assert nb._parallel(big, memory_bound=True)
+    monkeypatch.setenv("TYPEDTENSOR_NUMBA_PARALLEL", "0")
+    assert not nb._parallel(big, memory_bound=False)
+    monkeypatch.setattr(nb, "_threads", lambda: 8)
+    monkeypatch.delenv("TYPEDTENSOR_NUMBA_PARALLEL")
+    assert nb._parallel(big, memory_bound=True)
+
+
+def test_cache_can_be_disabled(tmp_path: Path) -> None:
+    r = _run(_CACHE_PROBE, TYPEDTENSOR_NUMBA_CACHE_DIR=str(tmp_path), TYPEDTENSOR_NUMBA_CACHE="0")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split()[0] == "False"
+    assert list(tmp_path.rglob("*.nbi")) == []
+
+
+def test_reductions_from_a_thread_pool(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Parallel kernels launched from many user threads at once: no crash, right answers."""
+    monkeypatch.setattr(nb, "PAR_MIN", 0)
+    monkeypatch.setenv("TYPEDTENSOR_NUMBA_PARALLEL", "1")
+    rng = np.random.default_rng(4)
+    arrays = [rng.standard_normal((64, 300)) for _ in range(16)]
+
+    def work(a: np.ndarray[Any, Any]) -> tuple[float, float]:
+        with tt.use_backend("numba"):
+            t = tt.asarray(a)
+            return float(t.sum()), float(t.max(axis=0).sum())
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        results = list(pool.map(work, arrays))
+    for a, (s, m) in zip(arrays, results, strict=True):
+        assert s == pytest.approx(float(a.sum()), rel=1e-12)
+        assert m == pytest.approx(float(a.max(axis=0).sum()), rel=1e-12)

@@ -1,0 +1,68 @@
+"""Where the numba backend keeps compiled kernels (imported before the kernels are defined).
+
+``TYPEDTENSOR_NUMBA_CACHE=0`` disables the on-disk cache; ``TYPEDTENSOR_NUMBA_CACHE_DIR=path``
+relocates it (default: ``$XDG_CACHE_HOME/typedtensor/numba`` or ``~/.cache/typedtensor/numba``).
+The directory is stamped with the numba version and a hash of the kernel sources, so an edited
+or upgraded backend never loads stale machine code (numba alone keys on the kernel file only).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Any
+
+import numba
+from numba.core import caching
+
+__all__ = ["CACHE", "CACHE_DIR"]
+
+_HERE = Path(__file__).resolve().parent
+_SOURCES = ("_kernels.py", "_cache.py")
+
+
+def _enabled() -> bool:
+    value = os.environ.get("TYPEDTENSOR_NUMBA_CACHE", "1").strip().lower()
+    return value not in ("0", "false", "no", "off")
+
+
+def _base_dir() -> Path:
+    explicit = os.environ.get("TYPEDTENSOR_NUMBA_CACHE_DIR")
+    if explicit:
+        return Path(explicit).expanduser()
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    root = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
+    return root / "typedtensor" / "numba"
+
+
+def _stamp() -> str:
+    h = hashlib.sha256(numba.__version__.encode())
+    for name in _SOURCES:
+        h.update((_HERE / name).read_bytes())
+    return f"numba{numba.__version__}-{h.hexdigest()[:16]}"
+
+
+CACHE_DIR: str = str(_base_dir() / _stamp())
+CACHE: bool = _enabled()
+
+
+class _Locator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
+    """Cache files of this package's kernels in CACHE_DIR, nothing else."""
+
+    def __init__(self, py_func: Any, py_file: str) -> None:
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+
+    def get_cache_path(self) -> str:
+        return CACHE_DIR
+
+    @classmethod
+    def from_function(cls, py_func: Any, py_file: str) -> Any:
+        if Path(py_file).resolve().parent != _HERE:
+            return None
+        return super().from_function(py_func, py_file)  # type: ignore[no-untyped-call]
+
+
+if _Locator not in caching.CacheImpl._locator_classes:
+    caching.CacheImpl._locator_classes.insert(0, _Locator)
