@@ -572,7 +572,7 @@ def render_call_classes(
     lines = [
         f"class {name}(Generic[_R_co]):",
         f'    """``{spec.name}`` (and reductions sharing its signature) bound to a tensor whose'
-        ' dims are partly unknown (``*tuple[Any, ...]``): the dtype is known, the shape is not'
+        " dims are partly unknown (``*tuple[Any, ...]``): the dtype is known, the shape is not"
         ' (pyright view)."""',
         "",
     ]
