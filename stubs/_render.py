@@ -403,8 +403,8 @@ def render_op(
     Module functions get no poison overloads: pyright checks every overload of a call whose
     argument is partly ``Any`` (``AnyTensor``) and reports a deprecated one among them (even
     after a non-deprecated unknown-rank overload), which would flag correct calls on
-    unknown-shape tensors. (Methods dispatch on the receiver first;
-    an ``AnyTensor`` receiver makes that dispatch ambiguous and the result unknown, silently.)
+    unknown-shape tensors. (Pyright's methods dispatch on the receiver first: an ``AnyTensor``
+    receiver goes to the unknown-shape class, which has no poison overloads.)
     """
     params, ret = runtime_params(fn)
     dform = dtype_form(spec.dtype_rule)
@@ -513,7 +513,8 @@ def variadic_forms(spec: rules.ReductionSpec) -> list[Form]:
 def render_call_classes(
     base: str, spec: rules.ReductionSpec, fn: Callable[..., Any]
 ) -> tuple[str, list[str]]:
-    """Rank-specific call classes ``{base}0..{base}4`` and ``{base}N`` (any rank).
+    """Call classes ``{base}0..{base}4`` (that rank), ``{base}N`` (``*Rest`` or rank > 4, dims
+    as ``Callable[[*dims], None]``) and ``{base}U`` (dims partly ``*tuple[Any, ...]``).
 
     In a rank-r class the dims are class type parameters, so its ``__call__`` overloads have
     no ``self`` annotation to solve and differ only in ``axis``/``keepdims`` literals.
