@@ -22,6 +22,12 @@ MAX_RANK = 4
 #: Literal axes tried for the out-of-range poison overloads: ``-(MAX_RANK+2) .. MAX_RANK+1``.
 POISON_AXES = range(-(MAX_RANK + 2), MAX_RANK + 2)
 ONE = "Literal[1]"
+#: Pyright view: a bound reduction carries the receiver's dims as ``Callable[[*dims], None]``.
+#: Matching a callable's parameters is exact where matching a class's ``*Shape`` is not: pyright
+#: binds an unpacked TypeVarTuple (``Tensor[DT, B, *Rest]``) to one fixed dim (``_D1`` becomes
+#: ``Union[*Rest]``) when a descriptor's ``__get__`` compares it with ``Tensor[DT, _D0, _D1]``,
+#: but no fixed parameter list accepts a ``*Rest`` parameter.
+GRADUAL_PREFIX = 8
 ANY_TENSOR = "Tensor[Any, Unpack[tuple[Any, ...]]]"
 
 
@@ -109,6 +115,11 @@ def _spellings(dim: int, ndim: int) -> tuple[int, int]:
 
 def _dims(ndim: int) -> list[str]:
     return [f"_D{i}" for i in range(ndim)]
+
+
+def _callable(dims: Sequence[str]) -> str:
+    """The pyright-view encoding of a list of dims: ``Callable[[*dims], None]``."""
+    return f"Callable[[{', '.join(dims)}], None]"
 
 
 def _tensor(dtype: str, dims: Sequence[str]) -> str:
@@ -392,8 +403,8 @@ def render_op(
     Module functions get no poison overloads: pyright checks every overload of a call whose
     argument is partly ``Any`` (``AnyTensor``) and reports a deprecated one among them (even
     after a non-deprecated unknown-rank overload), which would flag correct calls on
-    unknown-shape tensors. (Methods dispatch on the receiver first;
-    an ``AnyTensor`` receiver makes that dispatch ambiguous and the result unknown, silently.)
+    unknown-shape tensors. (Pyright's methods dispatch on the receiver first: an ``AnyTensor``
+    receiver goes to the unknown-shape class, which has no poison overloads.)
     """
     params, ret = runtime_params(fn)
     dform = dtype_form(spec.dtype_rule)
@@ -502,7 +513,8 @@ def variadic_forms(spec: rules.ReductionSpec) -> list[Form]:
 def render_call_classes(
     base: str, spec: rules.ReductionSpec, fn: Callable[..., Any]
 ) -> tuple[str, list[str]]:
-    """Rank-specific call classes ``{base}0..{base}4`` and ``{base}N`` (any rank).
+    """Call classes ``{base}0..{base}4`` (that rank), ``{base}N`` (``*Rest`` or rank > 4, dims
+    as ``Callable[[*dims], None]``) and ``{base}U`` (dims partly ``*tuple[Any, ...]``).
 
     In a rank-r class the dims are class type parameters, so its ``__call__`` overloads have
     no ``self`` annotation to solve and differ only in ``axis``/``keepdims`` literals.
@@ -536,58 +548,96 @@ def render_call_classes(
     name = f"{base}N"
     names.append(name)
 
-    def receiver(form: Form, valid: bool) -> str:
-        return f"{name}[{', '.join(['Any', *form.dims])}]"
+    def dims_callable(dims: Sequence[str]) -> str:
+        return f"{name}[Any, {_callable(dims)}]"
 
     lines = [
-        f"class {name}(Generic[_R_co, Unpack[_Sh]]):",
+        f"class {name}(Generic[_R_co, _F_co]):",
         f'    """``{spec.name}`` (and reductions sharing its signature) bound to a tensor of'
-        ' symbolic or unknown rank (pyright view)."""',
+        ' symbolic rank or rank > 4, dims as ``Callable[[*dims], None]`` (pyright view)."""',
         "",
     ]
     for form in variadic_forms(spec):
-        op_params = _overload_params(params, "self", receiver(form, True), form)
-        if form.dims == ("Unpack[_Sh]",):
+        op_params = _overload_params(params, "self", dims_callable(form.dims), form)
+        result = _tensor("_R_co", form.result or ())
+        if form.dims == ("Unpack[_Sh]",) and "_Sh" not in result:
             op_params[0] = Param("self", op_params[0].kind, "", None)
         lines.append("    @overload")
-        result = _tensor("_R_co", form.result or ())
         lines.append(f"    def __call__({render_params(op_params)}) -> {result}: ...")
     lines.append("    @overload")
     lines.append(f"    def __call__({render_params(params)}) -> {ret}: ...")
     classes.append("\n".join(lines) + "\n")
+    name = f"{base}U"
+    names.append(name)
+    unknown = _tensor("_R_co", ["Unpack[tuple[Any, ...]]"])
+    lines = [
+        f"class {name}(Generic[_R_co]):",
+        f'    """``{spec.name}`` (and reductions sharing its signature) bound to a tensor whose'
+        " dims are partly unknown (``*tuple[Any, ...]``): the dtype is known, the shape is not"
+        ' (pyright view)."""',
+        "",
+    ]
+    for form in variadic_forms(spec):
+        if form.axis != "None":
+            continue
+        op_params = _overload_params(params, "self", "", form)
+        lines.append("    @overload")
+        result = _tensor("_R_co", form.result or ())
+        lines.append(f"    def __call__({render_params(op_params)}) -> {result}: ...")
+    lines.append("    @overload")
+    lines.append(f"    def __call__({render_params(params)}) -> {unknown}: ...")
+    classes.append("\n".join(lines) + "\n")
     return "\n".join(classes), names
 
 
+def gradual_params() -> list[str]:
+    """Dims of the callable that only a receiver with a ``*tuple[Any, ...]`` part accepts.
+
+    ``GRADUAL_PREFIX`` dims then any number of ``_UnknownDim``: a fixed-rank receiver takes an
+    exact number of arguments, a ``*Rest`` receiver cannot take ``_UnknownDim``, but
+    ``(B, *tuple[Any, ...])`` takes them all (its ``Any`` parameters accept anything).
+    """
+    return [f"_G{i}" for i in range(GRADUAL_PREFIX)] + ["Unpack[tuple[_UnknownDim, ...]]"]
+
+
 def render_dispatch(base: str, spec: rules.ReductionSpec, calls: list[str]) -> str:
-    """``{base}Bound[_R, *Shape]`` whose ``__call__`` is a descriptor picking the rank class.
+    """``{base}Bound[_R, Callable[[*dims], None]]`` whose ``__call__`` picks the rank class.
 
     ``__call__`` declared as a ``ClassVar`` descriptor: calling a bound reduction looks it up
     on the class and binds it to the instance, so the rank is matched once (plain TypeVars,
-    no dtype solving) before the axis overloads of that rank are tried.
+    no dtype solving) before the axis overloads of that rank are tried. Order: receivers with
+    an unknown part (``*tuple[Any, ...]``) first, then ranks 0..4 (only a receiver of exactly
+    that rank accepts the callable), then symbolic rank (``*Rest``) and ranks above 4, last
+    anything pyright cannot split (``(*tuple[Any, ...], N)``) as unknown.
     """
+    *fixed, variadic, unknown = calls
     lines = [
         f"class {base}Rank:",
         f'    """Rank dispatch of ``{spec.name}``-like reductions (pyright view)."""',
         "",
         "    @overload",
         "    def __get__(self, obj: None, owner: Any) -> Self: ...",
-        # Unknown rank first: only Any dims (and rank 0) fit *tuple[_UnknownDim, ...]; without
-        # this an AnyTensor would bind to the rank-0 class and hit its poison overloads.
         "    @overload",
-        f"    def __get__(self, obj: {base}Bound[_R, Unpack[tuple[_UnknownDim, ...]]], owner: Any)"
-        f" -> {calls[-1]}[_R, Unpack[tuple[Any, ...]]]: ...",
+        f"    def __get__(self, obj: {base}Bound[_R, {_callable(gradual_params())}], owner: Any)"
+        f" -> {unknown}[_R]: ...",
     ]
-    for r, call in enumerate(calls):
-        dims = _dims(r) if r <= MAX_RANK else ["Unpack[_Sh]"]
+    for r, call in enumerate(fixed):
+        dims = _dims(r)
         lines += [
             "    @overload",
-            f"    def __get__(self, obj: {base}Bound[{', '.join(['_R', *dims])}], owner: Any)"
+            f"    def __get__(self, obj: {base}Bound[_R, {_callable(dims)}], owner: Any)"
             f" -> {call}[{', '.join(['_R', *dims])}]: ...",
         ]
     lines += [
+        "    @overload",
+        f"    def __get__(self, obj: {base}Bound[_R, {_callable(['Unpack[_Sh]'])}], owner: Any)"
+        f" -> {variadic}[_R, {_callable(['Unpack[_Sh]'])}]: ...",
+        "    @overload",
+        f"    def __get__(self, obj: {base}Bound[_R, Any], owner: Any) -> {unknown}[_R]: ...",
         "",
-        f"class {base}Bound(Generic[_R_co, Unpack[_Sh]]):",
-        f'    """``{spec.name}``-like reduction bound to a tensor, result dtype resolved"""',
+        f"class {base}Bound(Generic[_R_co, _F_co]):",
+        f'    """``{spec.name}``-like reduction bound to a tensor: result dtype resolved, dims as'
+        ' ``Callable[[*dims], None]``"""',
         "",
         f"    __call__: ClassVar[{base}Rank]",
     ]
@@ -605,36 +655,14 @@ def render_descriptor(spec: rules.ReductionSpec, fn: Callable[..., Any], bound: 
         "    @overload",
         "    def __get__(self, obj: None, owner: Any) -> Self: ...",
     ]
-    if not dform.receiver.startswith("_ReductionDTypes"):
-        # the result dtype needs no solving (same dtype, or a constant): dispatch on the rank
-        # right here and skip the Bound/Rank step
-        base = bound[: -len("Bound")]
-        rec, res = dform.receiver, dform.result
-        calls = [f"{base}Call{r}" for r in range(MAX_RANK + 1)]
-        lines += [
-            "    @overload",
-            f"    def __get__(self, obj: {_tensor(rec, ['Unpack[tuple[_UnknownDim, ...]]'])},"
-            f" owner: Any) -> {base}CallN[{res}, Unpack[tuple[Any, ...]]]: ...",
-        ]
-        for r, call in enumerate(calls):
-            dims = _dims(r)
-            lines += [
-                "    @overload",
-                f"    def __get__(self, obj: {_tensor(rec, dims)}, owner: Any)"
-                f" -> {call}[{', '.join([res, *dims])}]: ...",
-            ]
-        lines += [
-            "    @overload",
-            f"    def __get__(self, obj: {_tensor(rec, ['Unpack[_Sh]'])}, owner: Any)"
-            f" -> {base}CallN[{res}, Unpack[_Sh]]: ...",
-        ]
-        return "\n".join(lines) + "\n"
-    receivers = [(dform.receiver, dform.result), ("Any", "Any")]
+    receivers = [(dform.receiver, dform.result)]
+    if dform.receiver.startswith("_ReductionDTypes"):
+        receivers.append(("Any", "Any"))
     for receiver, result in receivers:
         lines += [
             "    @overload",
             f"    def __get__(self, obj: {_tensor(receiver, ['Unpack[_Sh]'])}, owner: Any)"
-            f" -> {bound}[{result}, Unpack[_Sh]]: ...",
+            f" -> {bound}[{result}, {_callable(['Unpack[_Sh]'])}]: ...",
         ]
     return "\n".join(lines) + "\n"
 
@@ -643,9 +671,9 @@ def render_pyright_classes() -> str:
     """Descriptor, dispatch and call classes for every method that ``uses_descriptor``.
 
     Pyright resolves ``x.sum(axis=1)`` in three steps: ``_SumMethod.__get__`` solves the
-    result dtype once (``_ReductionDTypes``), ``_SumRank.__get__`` picks the class of
-    ``x``'s rank, and that class's ``__call__`` overloads match only the axis/keepdims
-    literals.
+    result dtype once (``_ReductionDTypes``) and packs ``x``'s dims into a callable type,
+    ``_SumRank.__get__`` picks the class of ``x``'s rank (``render_dispatch``), and that
+    class's ``__call__`` overloads match only the axis/keepdims literals.
     """
     from typedtensor._tensor import Tensor
 
@@ -664,7 +692,8 @@ def render_pyright_classes() -> str:
             out_calls.append(text)
             out_calls.append(render_dispatch(base, spec, names))
         out_methods.append(render_descriptor(spec, fn, f"{bases[key]}Bound"))
-    return "\n".join(out_calls + out_methods)
+    typevars = "\n".join(f'{g} = TypeVar("{g}")' for g in gradual_params()[:-1])
+    return "\n".join([typevars + "\n", *out_calls, *out_methods])
 
 
 def overload_count(spec: rules.ReductionSpec, fn: Callable[..., Any]) -> int:
