@@ -23,10 +23,7 @@ from ._run import mypy, pyright
 
 pytestmark = pytest.mark.slow
 
-try:
-    from tests.typecheck._corpus import corpus, prelude
-except ImportError:  # the plugin's corpus lives on the plugin branch
-    pytest.skip("tests/typecheck/_corpus.py (plugin branch) not present", allow_module_level=True)
+from tests.typecheck._corpus import corpus, prelude  # the plugin's agreement corpus
 
 PYRIGHT_TYPE = re.compile(r"^Tensor\[(.*)\]$")
 MYPY_TYPE = re.compile(r"^typedtensor\._tensor\.Tensor\[(.*)\]$")
@@ -119,15 +116,7 @@ def test_covered_cases_equal_runtime(revealed: dict[str, Any]) -> None:
     assert covered / len(cases) > 0.45  # regression floor; measured 48.7% (see the note)
 
 
-def _plugin_available() -> bool:
-    try:
-        import typedtensor_mypy
-    except ImportError:
-        return False
-    return hasattr(typedtensor_mypy, "plugin")
 
-
-@pytest.mark.skipif(not _plugin_available(), reason="typedtensor_mypy plugin not built yet")
 def test_covered_cases_equal_plugin(revealed: dict[str, Any]) -> None:
     tmp: Path = revealed["tmp"]
     (tmp / "mypy.ini").write_text("[mypy]\nplugins = typedtensor_mypy\n")
