@@ -376,14 +376,18 @@ def promote_scalar(dtype: str, scalar: str) -> str:
 class BinaryRule(enum.Enum):
     """Result dtype of an elementwise binary op from the promoted dtype."""
 
-    PROMOTE = "promote"  #: + - * maximum minimum (numpy rejects bool - bool)
+    PROMOTE = "promote"  #: + * maximum minimum
+    SUBTRACT = "subtract"  #: -: promoted, but numpy rejects bool - bool
     POWER = "power"  #: **: promoted, but bool ** bool is int8 in numpy
     DIVIDE = "divide"  #: /: promoted, then bool/ints -> float64
     COMPARE = "compare"  #: < <= > >= == != -> bool
 
 
-def binary_dtype(rule: BinaryRule, promoted: str) -> str:
-    """Apply ``rule`` to the promoted operand dtype (see ``promote``/``promote_scalar``)."""
+def binary_dtype(rule: BinaryRule, promoted: str) -> str | None:
+    """Apply ``rule`` to the promoted operand dtype (see ``promote``/``promote_scalar``);
+    ``None`` where numpy rejects the operation (``bool - bool``)."""
+    if rule is BinaryRule.SUBTRACT and promoted == "bool":
+        return None
     if rule is BinaryRule.COMPARE:
         return "bool"
     if rule is BinaryRule.DIVIDE and promoted not in _FLOATS:

@@ -108,7 +108,7 @@ def scalar_kind(t: Type) -> str | None:
 _SCALARS = {names.BOOL: "bool", names.INT: "int", names.FLOAT: "float"}
 _BINARY_RULES = {
     "add": "PROMOTE",
-    "subtract": "PROMOTE",
+    "subtract": "SUBTRACT",
     "multiply": "PROMOTE",
     "maximum": "PROMOTE",
     "power": "POWER",
@@ -129,8 +129,6 @@ def _binary(kind: str, a: str, a_scalar: bool, b: str, b_scalar: bool) -> str | 
         promoted = rules.promote_scalar(b, a) if a_scalar else rules.promote_scalar(a, b)
     else:
         promoted = rules.promote(a, b)
-    if kind == "subtract" and promoted == "bool":
-        return None  # numpy rejects bool - bool (see BinaryRule.PROMOTE)
     return rules.binary_dtype(rules.BinaryRule[_BINARY_RULES[kind]], promoted)
 
 

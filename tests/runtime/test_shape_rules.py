@@ -204,6 +204,11 @@ def test_binary_dtypes_match_numpy(a: str, b: str) -> None:
     assert rules.binary_dtype(rules.BinaryRule.COMPARE, promoted) == (x < y).dtype.name
     assert np.maximum(x, y).dtype.name == promoted
     assert rules.binary_dtype(rules.BinaryRule.POWER, promoted) == (x**y).dtype.name
+    try:
+        numpy_subtract: str | None = np.subtract(x, y).dtype.name
+    except TypeError:  # numpy rejects bool - bool
+        numpy_subtract = None
+    assert rules.binary_dtype(rules.BinaryRule.SUBTRACT, promoted) == numpy_subtract
 
 
 @pytest.mark.parametrize("a", DTYPES)
