@@ -29,7 +29,6 @@ __all__ = [
     "uint64",
     "float32",
     "float64",
-    "DTypeLike",
     "as_dtype_class",
 ]
 
@@ -160,9 +159,6 @@ _ALL: tuple[type[DType], ...] = (
     float64,
 )
 BY_NAME: dict[str, type[DType]] = {c.name: c for c in _ALL}
-
-#: What runtime ``dtype=`` arguments accept: a typedtensor class, a numpy dtype or its name.
-DTypeLike = type[DType] | np.dtype[Any] | type[np.generic] | str
 
 
 def as_dtype_class(dtype: object) -> type[DType]:

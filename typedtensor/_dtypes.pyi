@@ -32,7 +32,6 @@ __all__ = [
     "uint64",
     "float32",
     "float64",
-    "DTypeLike",
     "as_dtype_class",
 ]
 
@@ -91,6 +90,5 @@ class float64(Floating, _ReductionDTypes[float64, float64]):
 
 _ALL: tuple[type[DType], ...]
 BY_NAME: dict[str, type[DType]]
-DTypeLike = type[DType] | np.dtype[Any] | type[np.generic] | str
 
 def as_dtype_class(dtype: object) -> type[DType]: ...
