@@ -28,6 +28,7 @@ FM = {"reassoc", "nsz", "contract"}  # never nnan/ninf: NaN and inf keep numpy's
 CH = 2048  # horizontal chunk (elements) accumulated in the input dtype inside SIMD lanes
 VB = 64  # vertical block of rows for the two-pass logsumexp
 VBS = 256  # vertical block of rows for the shifted one-pass var
+NARROW = 16  # rows this short are transposed by blocks and reduced with the vertical code
 
 # op codes of the accumulate family
 SUM, PROD, SUMABS, SUMSQ, SUMPOW, NNZ = 0, 1, 2, 3, 4, 5
@@ -177,6 +178,37 @@ def _ov_expneg(x: Any) -> Any:
     return None
 
 
+# ----------------------------------------------------------------------------- narrow rows
+@njit(fastmath=FM, inline="always")
+def _tr_n(flat: Any, b: Any, w: int, n: int) -> None:
+    # called with a constant n: LLVM unrolls k and vectorises i with interleaved loads
+    for i in range(w):
+        for k in range(n):
+            b[k * w + i] = flat[i * n + k]
+
+
+@njit(fastmath=FM, inline="always")
+def _tr(x: Any, r0: int, r1: int) -> Any:
+    """Rows [r0, r1) of a short-row x (O, R) transposed into a fresh (1, R, r1 - r0) block, so
+    that the vertical task bodies (SIMD across the rows) reduce it from cache."""
+    n = x.shape[1]
+    w = r1 - r0
+    buf = np.empty((1, n, w), x.dtype)
+    flat = x.reshape(-1)[r0 * n : r1 * n]
+    b = buf.reshape(-1)
+    if n == 2:
+        _tr_n(flat, b, w, 2)
+    elif n == 3:
+        _tr_n(flat, b, w, 3)
+    elif n == 4:
+        _tr_n(flat, b, w, 4)
+    else:  # measured faster than the unrolled form from 5 on
+        for k in range(n):
+            for i in range(w):
+                b[k * w + i] = flat[i * n + k]
+    return buf
+
+
 # ----------------------------------------------------------------------------- accumulate
 # zc: chunk accumulator (type and identity), zt: total accumulator (type and identity).
 @njit(fastmath=FM, inline="always")
@@ -288,7 +320,13 @@ def _acc_h_task(x: Any, part: Any, op: int, p: float, zc: Any, zt: Any, t: int, 
     hi = ((s + 1) * n) // ns
     r0 = blk * rb
     r1 = min(x.shape[0], r0 + rb)
-    if hi - lo <= 16 and op != SUMPOW:  # short rows: direct indexing, no slices
+    if ns == 1 and n <= NARROW:  # short rows: transposed block, SIMD across rows
+        w = r1 - r0
+        acc = np.empty((1, 1, w), part.dtype)
+        _acc_v_task(_tr(x, r0, r1), acc, op, p, zc, 0, 1, w)
+        for i in range(w):
+            part[r0 + i, 0] = acc[0, 0, i]
+    elif hi - lo <= 16 and op != SUMPOW:  # short segments: direct indexing, no slices
         for r in range(r0, r1):
             a = zt
             for k in range(lo, hi):
@@ -489,7 +527,13 @@ def _ext_h_task(x: Any, part: Any, ismax: bool, t: int, ns: int, rb: int) -> Non
     hi = ((s + 1) * n) // ns
     r0 = blk * rb
     r1 = min(x.shape[0], r0 + rb)
-    if ismax:
+    if ns == 1 and n <= NARROW:  # short rows: transposed block, SIMD across rows
+        w = r1 - r0
+        acc = np.empty((1, 1, w), part.dtype)
+        _ext_v_task(_tr(x, r0, r1), acc, ismax, 0, 1, w)
+        for i in range(w):
+            part[r0 + i, 0] = acc[0, 0, i]
+    elif ismax:
         for r in range(r0, r1):
             part[r, s] = _h_max(x[r, lo:hi])
     else:
@@ -646,7 +690,15 @@ def _arg_h_task(x: Any, pval: Any, pidx: Any, ismax: bool, t: int, ns: int, rb: 
     hi = ((s + 1) * n) // ns
     r0 = blk * rb
     r1 = min(x.shape[0], r0 + rb)
-    if ismax:
+    if ns == 1 and n <= NARROW:  # short rows: transposed block, SIMD across rows
+        w = r1 - r0
+        bv = np.empty((1, 1, w), pval.dtype)
+        bi = np.empty((1, 1, w), pidx.dtype)
+        _arg_v_task(_tr(x, r0, r1), bv, bi, ismax, _as(x[r0, 0], 0), 0, 1, w)
+        for i in range(w):
+            pval[r0 + i, 0] = bv[0, 0, i]
+            pidx[r0 + i, 0] = bi[0, 0, i]
+    elif ismax:
         for r in range(r0, r1):
             v, k = _h_argmax(x[r, lo:hi])
             pval[r, s] = v
@@ -795,6 +847,15 @@ def _var_h_task(x: Any, pmean: Any, pm2: Any, t: int, ns: int, rb: int) -> None:
     hi = ((s + 1) * n) // ns
     r0 = blk * rb
     r1 = min(x.shape[0], r0 + rb)
+    if ns == 1 and n <= NARROW:  # short rows: transposed block, SIMD across rows
+        w = r1 - r0
+        bm = np.empty((1, 1, w))
+        b2 = np.empty((1, 1, w))
+        _var_v_task(_tr(x, r0, r1), bm, b2, 0, 1, w)
+        for i in range(w):
+            pmean[r0 + i, 0] = bm[0, 0, i]
+            pm2[r0 + i, 0] = b2[0, 0, i]
+        return
     for r in range(r0, r1):
         mean, m2 = _h_var(x[r, lo:hi])
         pmean[r, s] = mean
@@ -956,6 +1017,15 @@ def _lse_h_task(x: Any, pm: Any, ps: Any, z0: Any, t: int, ns: int, rb: int) -> 
     hi = ((s + 1) * n) // ns
     r0 = blk * rb
     r1 = min(x.shape[0], r0 + rb)
+    if ns == 1 and n <= NARROW:  # short rows: transposed block, SIMD across rows
+        w = r1 - r0
+        bm = np.empty((1, 1, w))
+        bs = np.empty((1, 1, w))
+        _lse_v_task(_tr(x, r0, r1), bm, bs, z0, 0, 1, w)
+        for i in range(w):
+            pm[r0 + i, 0] = bm[0, 0, i]
+            ps[r0 + i, 0] = bs[0, 0, i]
+        return
     for r in range(r0, r1):
         m, q = _h_lse(x[r, lo:hi], z0)
         pm[r, s] = m
