@@ -192,6 +192,48 @@ def test_ties_take_the_first_index() -> None:
     np.testing.assert_array_equal(got, [100, 100, 100])
 
 
+# ----------------------------------------------------------------------------- narrow rows
+_NARROW_OPS = [*OPS, ("argmax", {}), ("argmin", {}), ("prod", {})]
+
+
+def _tall(rows: int, r: int, dtype: str, seed: int) -> Array:
+    """``rows`` short rows of length ``r`` (the transposed-block kernels): NaN/inf and ties."""
+    rng = np.random.default_rng(seed)
+    if dtype == "bool":
+        return rng.random((rows, r)) < 0.5
+    if np.dtype(dtype).kind in "iu":
+        return rng.integers(0, 5, (rows, r)).astype(dtype)  # many ties
+    a = rng.uniform(-4, 4, (rows, r)).astype(dtype)
+    flat = a.reshape(-1)
+    flat[rng.integers(0, a.size, 6)] = np.nan
+    flat[rng.integers(0, a.size, 3)] = np.inf
+    flat[rng.integers(0, a.size, 3)] = -np.inf
+    a[5] = -np.inf  # a whole row of -inf (logsumexp, max)
+    return a
+
+
+@pytest.mark.parametrize("r", [2, 3, 4, 5, 16])
+@pytest.mark.parametrize(("op", "params"), _NARROW_OPS, ids=lambda v: str(v))
+def test_narrow_rows_match_numpy(r: int, op: str, params: dict[str, Any]) -> None:
+    """Tall arrays of short rows (more than one block of rows), float64 with NaN/inf."""
+    rows = 2 * nb._rb(r, 1) + 7
+    a = _tall(rows, r, "float64", r)
+    if op == "prod":
+        a = 1.0 + a / 4096.0
+    _check(op, a, (1,), False, **params)
+    _check(op, a[:, ::-1], (1,), True, **params)  # reversed rows: flipped, still narrow
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "int64", "float32"])
+@pytest.mark.parametrize("op", ["sum", "max", "argmin", "var", "logsumexp", "any"])
+def test_narrow_rows_dtypes(dtype: str, op: str) -> None:
+    """Every dtype family through the transposed-block kernels."""
+    params = {"correction": 0.0} if op == "var" else {}
+    a = _tall(3000, 4, dtype, 7)
+    _check(op, a, (1,), False, **params)
+    assert nb._narrow(3000, 4, 1)  # the path under test
+
+
 # ----------------------------------------------------------------------------- parallel paths
 @pytest.fixture
 def parallel(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -37,6 +37,7 @@ PAR_MIN = 1 << 18
 _WB = 1 << 16  # vertical column block: whole rows stream sequentially (accumulators in L2)
 _WB_VAR = 1 << 14  # vertical column block for var (4 float64 accumulator rows in L2)
 _WB_2PASS = 1024  # vertical column block for var / logsumexp (64-row block re-read from L2)
+_NARROW_MIN_ROWS = 1024  # fewer short rows: the horizontal kernels (one compile fewer)
 _SUPPORTED = frozenset("?bhilqBHILQfd")
 _LOCK = threading.Lock()  # parallel launches are serialised: safe under any threading layer
 
@@ -163,6 +164,11 @@ def _rb(n: int, ns: int) -> int:
     return 1 if ns > 1 else max(1, (1 << 14) // max(n, 1))
 
 
+def _narrow(o: int, r: int, i: int) -> bool:
+    """Short rows (R <= NARROW) of a tall array: the transposed-block kernels."""
+    return i == 1 and 2 <= r <= kern.NARROW and o >= _NARROW_MIN_ROWS
+
+
 def _rest(groups: list[tuple[int, bool]], k: int) -> list[tuple[int, bool]]:
     return groups[:k] + groups[k + 1 :]
 
@@ -172,6 +178,10 @@ def _stage_acc(x3: Array, op: int, p: float, zc: Any, zt: Any) -> Array:
     o, r, i = x3.shape
     par = _parallel(x3.size, memory_bound=op != kern.SUMPOW)
     zt_t = np.asarray(zt).dtype
+    if _narrow(o, r, i):
+        acc: Array = np.empty(o, zt_t)
+        _launch(kern.acc_n, kern.acc_n_par, par, x3.reshape(o, r), acc, op, p, zc, _rb(r, 1))
+        return acc.reshape(o, 1)
     if i == 1:
         ns = _segments(o, r, 1, par, 1 << 14)
         part: Array = np.empty((o, ns), zt_t)
@@ -207,6 +217,10 @@ def _acc(
 def _stage_ext(x3: Array, ismax: bool) -> Array:
     o, r, i = x3.shape
     par = _parallel(x3.size, memory_bound=True)
+    if _narrow(o, r, i):
+        ext: Array = np.empty(o, x3.dtype)
+        _launch(kern.ext_n, kern.ext_n_par, par, x3.reshape(o, r), ext, ismax, _rb(r, 1))
+        return ext.reshape(o, 1)
     if i == 1:
         ns = _segments(o, r, 1, par, 1 << 14)
         part: Array = np.empty((o, ns), x3.dtype)
@@ -235,6 +249,11 @@ def _ext(a: Array, axes: tuple[int, ...], ismax: bool) -> tuple[_Canon, Array]:
 def _stage_var(x3: Array) -> tuple[Array, Array]:
     o, r, i = x3.shape
     par = _parallel(x3.size, memory_bound=False)
+    if _narrow(o, r, i):
+        vm: Array = np.empty(o)
+        v2: Array = np.empty(o)
+        _launch(kern.var_n, kern.var_n_par, par, x3.reshape(o, r), vm, v2, _rb(r, 1))
+        return vm.reshape(o, 1), v2.reshape(o, 1)
     if i == 1:
         ns = _segments(o, r, 1, par, 1 << 14)
         pm: Array = np.empty((o, ns))
@@ -285,6 +304,11 @@ def _lse_merge(m: Array, s: Array, axis: Any) -> tuple[Array, Array]:
 def _stage_lse(x3: Array, z0: Any) -> tuple[Array, Array]:
     o, r, i = x3.shape
     par = _parallel(x3.size, memory_bound=False)
+    if _narrow(o, r, i):
+        lm: Array = np.empty(o)
+        ls: Array = np.empty(o)
+        _launch(kern.lse_n, kern.lse_n_par, par, x3.reshape(o, r), lm, ls, z0, _rb(r, 1))
+        return lm.reshape(o, 1), ls.reshape(o, 1)
     if i == 1:
         ns = _segments(o, r, 1, par, 1 << 14)
         pm: Array = np.empty((o, ns))
@@ -430,6 +454,12 @@ def _arg(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any, ismax: boo
 def _stage_arg(x3: Array, ismax: bool) -> tuple[Array, Array]:
     o, r, i = x3.shape
     par = _parallel(x3.size, memory_bound=True)
+    if _narrow(o, r, i):
+        av: Array = np.empty(o, x3.dtype)
+        ai: Array = np.empty(o, np.int64)
+        zi = np.float32(0) if x3.itemsize <= 4 else np.float64(0)
+        _launch(kern.arg_n, kern.arg_n_par, par, x3.reshape(o, r), av, ai, ismax, zi, _rb(r, 1))
+        return av.reshape(o, 1), ai.reshape(o, 1)
     if i == 1:
         ns = _segments(o, r, 1, par, 1 << 14)
         pv: Array = np.empty((o, ns), x3.dtype)

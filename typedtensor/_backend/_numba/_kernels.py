@@ -320,13 +320,7 @@ def _acc_h_task(x: Any, part: Any, op: int, p: float, zc: Any, zt: Any, t: int, 
     hi = ((s + 1) * n) // ns
     r0 = blk * rb
     r1 = min(x.shape[0], r0 + rb)
-    if ns == 1 and n <= NARROW:  # short rows: transposed block, SIMD across rows
-        w = r1 - r0
-        acc = np.empty((1, 1, w), part.dtype)
-        _acc_v_task(_tr(x, r0, r1), acc, op, p, zc, 0, 1, w)
-        for i in range(w):
-            part[r0 + i, 0] = acc[0, 0, i]
-    elif hi - lo <= 16 and op != SUMPOW:  # short segments: direct indexing, no slices
+    if hi - lo <= 16 and op != SUMPOW:  # short rows: direct indexing, no slices
         for r in range(r0, r1):
             a = zt
             for k in range(lo, hi):
@@ -544,13 +538,7 @@ def _ext_h_task(x: Any, part: Any, ismax: bool, t: int, ns: int, rb: int) -> Non
     hi = ((s + 1) * n) // ns
     r0 = blk * rb
     r1 = min(x.shape[0], r0 + rb)
-    if ns == 1 and n <= NARROW:  # short rows: transposed block, SIMD across rows
-        w = r1 - r0
-        acc = np.empty((1, 1, w), part.dtype)
-        _ext_v_task(_tr(x, r0, r1), acc, ismax, 0, 1, w)
-        for i in range(w):
-            part[r0 + i, 0] = acc[0, 0, i]
-    elif ismax:
+    if ismax:
         for r in range(r0, r1):
             part[r, s] = _h_max(x[r, lo:hi])
     else:
@@ -707,15 +695,7 @@ def _arg_h_task(x: Any, pval: Any, pidx: Any, ismax: bool, t: int, ns: int, rb: 
     hi = ((s + 1) * n) // ns
     r0 = blk * rb
     r1 = min(x.shape[0], r0 + rb)
-    if ns == 1 and n <= NARROW:  # short rows: transposed block, SIMD across rows
-        w = r1 - r0
-        bv = np.empty((1, 1, w), pval.dtype)
-        bi = np.empty((1, 1, w), pidx.dtype)
-        _arg_v_task(_tr(x, r0, r1), bv, bi, ismax, _as(x[r0, 0], 0), 0, 1, w)
-        for i in range(w):
-            pval[r0 + i, 0] = bv[0, 0, i]
-            pidx[r0 + i, 0] = bi[0, 0, i]
-    elif ismax:
+    if ismax:
         for r in range(r0, r1):
             v, k = _h_argmax(x[r, lo:hi])
             pval[r, s] = v
@@ -864,15 +844,6 @@ def _var_h_task(x: Any, pmean: Any, pm2: Any, t: int, ns: int, rb: int) -> None:
     hi = ((s + 1) * n) // ns
     r0 = blk * rb
     r1 = min(x.shape[0], r0 + rb)
-    if ns == 1 and n <= NARROW:  # short rows: transposed block, SIMD across rows
-        w = r1 - r0
-        bm = np.empty((1, 1, w))
-        b2 = np.empty((1, 1, w))
-        _var_v_task(_tr(x, r0, r1), bm, b2, 0, 1, w)
-        for i in range(w):
-            pmean[r0 + i, 0] = bm[0, 0, i]
-            pm2[r0 + i, 0] = b2[0, 0, i]
-        return
     for r in range(r0, r1):
         mean, m2 = _h_var(x[r, lo:hi])
         pmean[r, s] = mean
@@ -1034,15 +1005,6 @@ def _lse_h_task(x: Any, pm: Any, ps: Any, z0: Any, t: int, ns: int, rb: int) -> 
     hi = ((s + 1) * n) // ns
     r0 = blk * rb
     r1 = min(x.shape[0], r0 + rb)
-    if ns == 1 and n <= NARROW:  # short rows: transposed block, SIMD across rows
-        w = r1 - r0
-        bm = np.empty((1, 1, w))
-        bs = np.empty((1, 1, w))
-        _lse_v_task(_tr(x, r0, r1), bm, bs, z0, 0, 1, w)
-        for i in range(w):
-            pm[r0 + i, 0] = bm[0, 0, i]
-            ps[r0 + i, 0] = bs[0, 0, i]
-        return
     for r in range(r0, r1):
         m, q = _h_lse(x[r, lo:hi], z0)
         pm[r, s] = m
@@ -1095,7 +1057,8 @@ def _lse_v_task(x: Any, pm: Any, ps: Any, z0: Any, t: int, ns: int, wb: int) -> 
         for j in range(w):  # rescale where the max grew (NaN/inf columns are fixed at the end)
             m = np.float64(colmax[j])
             if m > big[j]:
-                tot[j] *= math.exp(big[j] - m)
+                if tot[j] != 0.0:  # nothing to rescale before the first finite block
+                    tot[j] *= math.exp(big[j] - m)
                 big[j] = m
             bigc[j] = _as(z0, big[j])
             acc[j] = z0
@@ -1134,6 +1097,147 @@ def lse_v_par(x: Any, pm: Any, ps: Any, z0: Any, wb: int) -> None:
     nb = (x.shape[2] + wb - 1) // wb
     for t in prange(x.shape[0] * ns * nb):
         _lse_v_task(x, pm, ps, z0, t, ns, wb)
+
+
+# ----------------------------------------------------------------------------- narrow rows
+# x (O, R) with R <= NARROW, reduced over R: blocks of rb rows are transposed (``_tr``) and
+# reduced by the vertical task bodies, SIMD across rows. Separate entry points, so the
+# horizontal kernels do not compile this code; ``z`` (an int64 zero, not a literal) makes the
+# vertical task calls share the vertical kernels' compiled signatures.
+@njit(fastmath=FM)
+def _acc_n_task(x: Any, part: Any, op: int, p: float, zc: Any, t: int, rb: int) -> None:
+    r0 = t * rb
+    r1 = min(x.shape[0], r0 + rb)
+    w = r1 - r0
+    z = t - t
+    acc = np.empty((1, 1, w), part.dtype)
+    _acc_v_task(_tr(x, r0, r1), acc, op, p, zc, z, z + 1, w)
+    for i in range(w):
+        part[r0 + i] = acc[0, 0, i]
+
+
+@njit(cache=CACHE)
+def acc_n(x: Any, part: Any, op: int, p: float, zc: Any, rb: int) -> None:
+    """part[r] = op-accumulate of the short row r of x (O, R); serial."""
+    for t in range(-(-x.shape[0] // rb)):
+        _acc_n_task(x, part, op, p, zc, t, rb)
+
+
+@njit(cache=CACHE, parallel=True)
+def acc_n_par(x: Any, part: Any, op: int, p: float, zc: Any, rb: int) -> None:
+    """acc_n over blocks of rows in parallel."""
+    for t in prange(-(-x.shape[0] // rb)):
+        _acc_n_task(x, part, op, p, zc, t, rb)
+
+
+@njit(fastmath=FM)
+def _ext_n_task(x: Any, part: Any, ismax: bool, t: int, rb: int) -> None:
+    r0 = t * rb
+    r1 = min(x.shape[0], r0 + rb)
+    w = r1 - r0
+    z = t - t
+    acc = np.empty((1, 1, w), part.dtype)
+    _ext_v_task(_tr(x, r0, r1), acc, ismax, z, z + 1, w)
+    for i in range(w):
+        part[r0 + i] = acc[0, 0, i]
+
+
+@njit(cache=CACHE)
+def ext_n(x: Any, part: Any, ismax: bool, rb: int) -> None:
+    """part[r] = max (or min) of the short row r of x (O, R), NaN propagating; serial."""
+    for t in range(-(-x.shape[0] // rb)):
+        _ext_n_task(x, part, ismax, t, rb)
+
+
+@njit(cache=CACHE, parallel=True)
+def ext_n_par(x: Any, part: Any, ismax: bool, rb: int) -> None:
+    """ext_n over blocks of rows in parallel."""
+    for t in prange(-(-x.shape[0] // rb)):
+        _ext_n_task(x, part, ismax, t, rb)
+
+
+@njit(fastmath=FM)
+def _arg_n_task(x: Any, pval: Any, pidx: Any, ismax: bool, zi: Any, t: int, rb: int) -> None:
+    r0 = t * rb
+    r1 = min(x.shape[0], r0 + rb)
+    w = r1 - r0
+    z = t - t
+    bv = np.empty((1, 1, w), pval.dtype)
+    bi = np.empty((1, 1, w), pidx.dtype)
+    _arg_v_task(_tr(x, r0, r1), bv, bi, ismax, zi, z, z + 1, w)
+    for i in range(w):
+        pval[r0 + i] = bv[0, 0, i]
+        pidx[r0 + i] = bi[0, 0, i]
+
+
+@njit(cache=CACHE)
+def arg_n(x: Any, pval: Any, pidx: Any, ismax: bool, zi: Any, rb: int) -> None:
+    """First index of the max (min) of each short row of x (O, R), NaN first; serial."""
+    for t in range(-(-x.shape[0] // rb)):
+        _arg_n_task(x, pval, pidx, ismax, zi, t, rb)
+
+
+@njit(cache=CACHE, parallel=True)
+def arg_n_par(x: Any, pval: Any, pidx: Any, ismax: bool, zi: Any, rb: int) -> None:
+    """arg_n over blocks of rows in parallel."""
+    for t in prange(-(-x.shape[0] // rb)):
+        _arg_n_task(x, pval, pidx, ismax, zi, t, rb)
+
+
+@njit(fastmath=FM)
+def _var_n_task(x: Any, pmean: Any, pm2: Any, t: int, rb: int) -> None:
+    r0 = t * rb
+    r1 = min(x.shape[0], r0 + rb)
+    w = r1 - r0
+    z = t - t
+    bm = np.empty((1, 1, w))
+    b2 = np.empty((1, 1, w))
+    _var_v_task(_tr(x, r0, r1), bm, b2, z, z + 1, w)
+    for i in range(w):
+        pmean[r0 + i] = bm[0, 0, i]
+        pm2[r0 + i] = b2[0, 0, i]
+
+
+@njit(cache=CACHE)
+def var_n(x: Any, pmean: Any, pm2: Any, rb: int) -> None:
+    """Mean and M2 of each short row of x (O, R); serial."""
+    for t in range(-(-x.shape[0] // rb)):
+        _var_n_task(x, pmean, pm2, t, rb)
+
+
+@njit(cache=CACHE, parallel=True)
+def var_n_par(x: Any, pmean: Any, pm2: Any, rb: int) -> None:
+    """var_n over blocks of rows in parallel."""
+    for t in prange(-(-x.shape[0] // rb)):
+        _var_n_task(x, pmean, pm2, t, rb)
+
+
+@njit(fastmath=FM)
+def _lse_n_task(x: Any, pm: Any, ps: Any, z0: Any, t: int, rb: int) -> None:
+    r0 = t * rb
+    r1 = min(x.shape[0], r0 + rb)
+    w = r1 - r0
+    z = t - t
+    bm = np.empty((1, 1, w))
+    bs = np.empty((1, 1, w))
+    _lse_v_task(_tr(x, r0, r1), bm, bs, z0, z, z + 1, w)
+    for i in range(w):
+        pm[r0 + i] = bm[0, 0, i]
+        ps[r0 + i] = bs[0, 0, i]
+
+
+@njit(cache=CACHE)
+def lse_n(x: Any, pm: Any, ps: Any, z0: Any, rb: int) -> None:
+    """(max, sum exp) state of each short row of x (O, R); serial."""
+    for t in range(-(-x.shape[0] // rb)):
+        _lse_n_task(x, pm, ps, z0, t, rb)
+
+
+@njit(cache=CACHE, parallel=True)
+def lse_n_par(x: Any, pm: Any, ps: Any, z0: Any, rb: int) -> None:
+    """lse_n over blocks of rows in parallel."""
+    for t in prange(-(-x.shape[0] // rb)):
+        _lse_n_task(x, pm, ps, z0, t, rb)
 
 
 # ----------------------------------------------------------------------------- scaling pass
