@@ -38,6 +38,7 @@ _WB = 1 << 16  # vertical column block: whole rows stream sequentially (accumula
 _WB_VAR = 1 << 14  # vertical column block for var (4 float64 accumulator rows in L2)
 _WB_2PASS = 1024  # vertical column block for var / logsumexp (64-row block re-read from L2)
 _NARROW_MIN_ROWS = 1024  # fewer short rows: the horizontal kernels (one compile fewer)
+_NORM_FAMILY = frozenset((kern.SUMABS, kern.SUMSQ, kern.SUMPOW))
 _SUPPORTED = frozenset("?bhilqBHILQfd")
 _LOCK = threading.Lock()  # parallel launches are serialised: safe under any threading layer
 
@@ -178,9 +179,11 @@ def _stage_acc(x3: Array, op: int, p: float, zc: Any, zt: Any) -> Array:
     o, r, i = x3.shape
     par = _parallel(x3.size, memory_bound=op != kern.SUMPOW)
     zt_t = np.asarray(zt).dtype
+    norm = op in _NORM_FAMILY  # the norm loops live in kernels of their own (compile time)
     if _narrow(o, r, i):
         acc: Array = np.empty(o, zt_t)
-        _launch(kern.acc_n, kern.acc_n_par, par, x3.reshape(o, r), acc, op, p, zc, _rb(r, 1))
+        nk = (kern.nrm_n, kern.nrm_n_par) if norm else (kern.acc_n, kern.acc_n_par)
+        _launch(*nk, par, x3.reshape(o, r), acc, op, p, zc, _rb(r, 1))
         return acc.reshape(o, 1)
     if i == 1:
         ns = _segments(o, r, 1, par, 1 << 14)
@@ -191,7 +194,8 @@ def _stage_acc(x3: Array, op: int, p: float, zc: Any, zt: Any) -> Array:
         wb = min(i, _WB)
         ns = _segments(o, r, -(-i // wb), par, 64)
         part = np.empty((o, ns, i), zt_t)
-        _launch(kern.acc_v, kern.acc_v_par, par, x3, part, op, p, zc, wb)
+        vk = (kern.nrm_v, kern.nrm_v_par) if norm else (kern.acc_v, kern.acc_v_par)
+        _launch(*vk, par, x3, part, op, p, zc, wb)
     if ns == 1:
         return part.reshape(o, i)
     comb = part.prod(axis=1) if op == kern.PROD else part.sum(axis=1)

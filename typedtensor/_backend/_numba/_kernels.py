@@ -421,7 +421,23 @@ def _acc_v_block(x: Any, o: int, r0: int, r1: int, j0: int, j1: int, acc: Any, o
             xr = x[o, r, j0:j1]
             for j in range(w):
                 acc[j] *= _as(zt, xr[j])
-    elif op == SUMABS:
+    else:
+        for r in range(r0, r1):
+            xr = x[o, r, j0:j1]
+            for j in range(w):
+                acc[j] += _as(zt, 1) if xr[j] != 0 else _as(zt, 0)
+
+
+@njit(fastmath=FM)
+def _nrm_v_block(x: Any, o: int, r0: int, r1: int, j0: int, j1: int, acc: Any, op: int, p: float,
+                 zc: Any) -> None:  # fmt: skip
+    """The norm family (SUMABS, SUMSQ, SUMPOW) of ``_acc_v_block``: its own kernels, so a
+    sum compiles without the norm loops (half the cold compile)."""
+    w = j1 - j0
+    zt = acc[0]
+    for j in range(w):
+        acc[j] = _as(zt, 0)
+    if op == SUMABS:
         if w > 4096:  # accumulators in L2: 4 rows per pass halves their traffic
             r = r0
             while r + 4 <= r1:
@@ -469,20 +485,17 @@ def _acc_v_block(x: Any, o: int, r0: int, r1: int, j0: int, j1: int, acc: Any, o
                 for j in range(w):
                     v = _as(zt, xr[j])
                     acc[j] += v * v
-    elif op == SUMPOW:
-        for r in range(r0, r1):
-            xr = x[o, r, j0:j1]
-            for j in range(w):
-                acc[j] += _as(zt, abs(_as(zc, xr[j])) ** _as(zc, p))
     else:
         for r in range(r0, r1):
             xr = x[o, r, j0:j1]
             for j in range(w):
-                acc[j] += _as(zt, 1) if xr[j] != 0 else _as(zt, 0)
+                acc[j] += _as(zt, abs(_as(zc, xr[j])) ** _as(zc, p))
 
 
-@njit(fastmath=FM)
-def _acc_v_task(x: Any, part: Any, op: int, p: float, zc: Any, t: int, ns: int, wb: int) -> None:
+@njit(fastmath=FM, inline="always")
+def _v_span(x: Any, t: int, ns: int, wb: int) -> Any:
+    """Task t of a vertical kernel on x (O, R, I): (o, s, r0, r1, j0, j1), i.e. outer index,
+    segment of R and its rows, column block."""
     _, nr, ni = x.shape
     nb = (ni + wb - 1) // wb
     o = t // (ns * nb)
@@ -490,8 +503,19 @@ def _acc_v_task(x: Any, part: Any, op: int, p: float, zc: Any, t: int, ns: int, 
     s = rem // nb
     b = rem - s * nb
     j0 = b * wb
-    j1 = min(ni, j0 + wb)
-    _acc_v_block(x, o, (s * nr) // ns, ((s + 1) * nr) // ns, j0, j1, part[o, s, j0:j1], op, p, zc)
+    return o, s, (s * nr) // ns, ((s + 1) * nr) // ns, j0, min(ni, j0 + wb)
+
+
+@njit(fastmath=FM)
+def _acc_v_task(x: Any, part: Any, op: int, p: float, zc: Any, t: int, ns: int, wb: int) -> None:
+    o, s, r0, r1, j0, j1 = _v_span(x, t, ns, wb)
+    _acc_v_block(x, o, r0, r1, j0, j1, part[o, s, j0:j1], op, p, zc)
+
+
+@njit(fastmath=FM)
+def _nrm_v_task(x: Any, part: Any, op: int, p: float, zc: Any, t: int, ns: int, wb: int) -> None:
+    o, s, r0, r1, j0, j1 = _v_span(x, t, ns, wb)
+    _nrm_v_block(x, o, r0, r1, j0, j1, part[o, s, j0:j1], op, p, zc)
 
 
 @njit(cache=CACHE)
@@ -510,6 +534,24 @@ def acc_v_par(x: Any, part: Any, op: int, p: float, zc: Any, wb: int) -> None:
     nb = (x.shape[2] + wb - 1) // wb
     for t in prange(x.shape[0] * ns * nb):
         _acc_v_task(x, part, op, p, zc, t, ns, wb)
+
+
+@njit(cache=CACHE)
+def nrm_v(x: Any, part: Any, op: int, p: float, zc: Any, wb: int) -> None:
+    """acc_v for the norm family (SUMABS, SUMSQ, SUMPOW); serial."""
+    ns = part.shape[1]
+    nb = (x.shape[2] + wb - 1) // wb
+    for t in range(x.shape[0] * ns * nb):
+        _nrm_v_task(x, part, op, p, zc, t, ns, wb)
+
+
+@njit(cache=CACHE, parallel=True)
+def nrm_v_par(x: Any, part: Any, op: int, p: float, zc: Any, wb: int) -> None:
+    """nrm_v in parallel."""
+    ns = part.shape[1]
+    nb = (x.shape[2] + wb - 1) // wb
+    for t in prange(x.shape[0] * ns * nb):
+        _nrm_v_task(x, part, op, p, zc, t, ns, wb)
 
 
 # ----------------------------------------------------------------------------- max / min
@@ -1128,6 +1170,32 @@ def acc_n_par(x: Any, part: Any, op: int, p: float, zc: Any, rb: int) -> None:
     """acc_n over blocks of rows in parallel."""
     for t in prange(-(-x.shape[0] // rb)):
         _acc_n_task(x, part, op, p, zc, t, rb)
+
+
+@njit(fastmath=FM)
+def _nrm_n_task(x: Any, part: Any, op: int, p: float, zc: Any, t: int, rb: int) -> None:
+    r0 = t * rb
+    r1 = min(x.shape[0], r0 + rb)
+    w = r1 - r0
+    z = t - t
+    acc = np.empty((1, 1, w), part.dtype)
+    _nrm_v_task(_tr(x, r0, r1), acc, op, p, zc, z, z + 1, w)
+    for i in range(w):
+        part[r0 + i] = acc[0, 0, i]
+
+
+@njit(cache=CACHE)
+def nrm_n(x: Any, part: Any, op: int, p: float, zc: Any, rb: int) -> None:
+    """acc_n for the norm family (SUMABS, SUMSQ, SUMPOW); serial."""
+    for t in range(-(-x.shape[0] // rb)):
+        _nrm_n_task(x, part, op, p, zc, t, rb)
+
+
+@njit(cache=CACHE, parallel=True)
+def nrm_n_par(x: Any, part: Any, op: int, p: float, zc: Any, rb: int) -> None:
+    """nrm_n in parallel."""
+    for t in prange(-(-x.shape[0] // rb)):
+        _nrm_n_task(x, part, op, p, zc, t, rb)
 
 
 @njit(fastmath=FM)
