@@ -606,16 +606,7 @@ def ext_h_par(x: Any, part: Any, ismax: bool, rb: int) -> None:
 
 @njit(fastmath=FM)
 def _ext_v_task(x: Any, part: Any, ismax: bool, t: int, ns: int, wb: int) -> None:
-    _, nr, ni = x.shape
-    nb = (ni + wb - 1) // wb
-    o = t // (ns * nb)
-    rem = t - o * ns * nb
-    s = rem // nb
-    b = rem - s * nb
-    j0 = b * wb
-    j1 = min(ni, j0 + wb)
-    r0 = (s * nr) // ns
-    r1 = ((s + 1) * nr) // ns
+    o, s, r0, r1, j0, j1 = _v_span(x, t, ns, wb)
     acc = part[o, s, j0:j1]
     w = j1 - j0
     x0 = x[o, r0, j0:j1]
@@ -768,16 +759,7 @@ def arg_h_par(x: Any, pval: Any, pidx: Any, ismax: bool, rb: int) -> None:
 @njit(fastmath=FM)
 def _arg_v_task(x: Any, pval: Any, pidx: Any, ismax: bool, zi: Any, t: int, ns: int,
                 wb: int) -> None:  # fmt: skip
-    _, nr, ni = x.shape
-    nb = (ni + wb - 1) // wb
-    o = t // (ns * nb)
-    rem = t - o * ns * nb
-    s = rem // nb
-    b = rem - s * nb
-    j0 = b * wb
-    j1 = min(ni, j0 + wb)
-    r0 = (s * nr) // ns
-    r1 = ((s + 1) * nr) // ns
+    o, s, r0, r1, j0, j1 = _v_span(x, t, ns, wb)
     w = j1 - j0
     best = pval[o, s, j0:j1]
     bidx = np.full(w, zi)  # float-typed running index: the select vectorises
@@ -910,16 +892,7 @@ def var_h_par(x: Any, pmean: Any, pm2: Any, rb: int) -> None:
 
 @njit(fastmath=FM)
 def _var_v_task(x: Any, pmean: Any, pm2: Any, t: int, ns: int, wb: int) -> None:
-    _, nr, ni = x.shape
-    nb = (ni + wb - 1) // wb
-    o = t // (ns * nb)
-    rem = t - o * ns * nb
-    s = rem // nb
-    b = rem - s * nb
-    j0 = b * wb
-    j1 = min(ni, j0 + wb)
-    r0 = (s * nr) // ns
-    r1 = ((s + 1) * nr) // ns
+    o, s, r0, r1, j0, j1 = _v_span(x, t, ns, wb)
     w = j1 - j0
     mean = pmean[o, s, j0:j1]
     m2 = pm2[o, s, j0:j1]
@@ -1071,16 +1044,7 @@ def lse_h_par(x: Any, pm: Any, ps: Any, z0: Any, rb: int) -> None:
 
 @njit(fastmath=FM)
 def _lse_v_task(x: Any, pm: Any, ps: Any, z0: Any, t: int, ns: int, wb: int) -> None:
-    _, nr, ni = x.shape
-    nb = (ni + wb - 1) // wb
-    o = t // (ns * nb)
-    rem = t - o * ns * nb
-    s = rem // nb
-    b = rem - s * nb
-    j0 = b * wb
-    j1 = min(ni, j0 + wb)
-    r0 = (s * nr) // ns
-    r1 = ((s + 1) * nr) // ns
+    o, s, r0, r1, j0, j1 = _v_span(x, t, ns, wb)
     w = j1 - j0
     big = pm[o, s, j0:j1]  # running max (float64)
     tot = ps[o, s, j0:j1]
