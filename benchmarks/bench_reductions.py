@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import statistics
 import sys
 import time
@@ -148,7 +149,8 @@ def main(argv: list[str] | None = None) -> int:
 
     print(
         f"numpy {np.__version__}, numba {numba.__version__}, threads {numba.get_num_threads()},"
-        f" repeat {args.repeat} (median), scale {args.scale}"
+        f" TYPEDTENSOR_NUMBA_PARALLEL={os.environ.get('TYPEDTENSOR_NUMBA_PARALLEL', 'auto')},"
+        f" repeat {args.repeat} (median), scale {args.scale}, load average {os.getloadavg()[0]:.2f}"
     )
     rows = run(
         args.ops.split(","),

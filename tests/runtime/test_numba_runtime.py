@@ -75,19 +75,18 @@ def test_cache_dir_is_relocated_and_version_stamped(tmp_path: Path) -> None:
 
 
 def test_parallel_policy_setting(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Memory-bound kernels stay serial on 2 threads unless forced; compute-bound go parallel."""
+    """Parallel from PAR_MIN elements with 2+ threads; never with one; the setting forces it."""
     monkeypatch.setattr(nb, "_threads", lambda: 2)
     big = nb.PAR_MIN
-    assert not nb._parallel(big - 1, memory_bound=False)
-    assert nb._parallel(big, memory_bound=False)
-    assert not nb._parallel(big, memory_bound=True)
-    monkeypatch.setenv("TYPEDTENSOR_NUMBA_PARALLEL", "1")
-    assert nb._parallel(big, memory_bound=True)
+    assert not nb._parallel(big - 1)
+    assert nb._parallel(big)
     monkeypatch.setenv("TYPEDTENSOR_NUMBA_PARALLEL", "0")
-    assert not nb._parallel(big, memory_bound=False)
-    monkeypatch.setattr(nb, "_threads", lambda: 8)
-    monkeypatch.delenv("TYPEDTENSOR_NUMBA_PARALLEL")
-    assert nb._parallel(big, memory_bound=True)
+    assert not nb._parallel(big)
+    monkeypatch.setenv("TYPEDTENSOR_NUMBA_PARALLEL", "1")
+    assert nb._parallel(big)
+    assert not nb._parallel(big - 1)  # forcing never compiles parallel kernels for tiny inputs
+    monkeypatch.setattr(nb, "_threads", lambda: 1)
+    assert not nb._parallel(big)
 
 
 def test_cache_can_be_disabled(tmp_path: Path) -> None:

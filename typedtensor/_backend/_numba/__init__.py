@@ -47,17 +47,18 @@ def _threads() -> int:
     return int(numba.get_num_threads())
 
 
-def _parallel(size: int, memory_bound: bool) -> bool:
-    """Run a kernel's parallel variant? Never below PAR_MIN elements. A memory-bound kernel
-    (sum, max, argmax ...) goes parallel only with 4+ threads: on 2 cores one thread already
-    saturates memory bandwidth (measured ~31 GB/s) and a second one only adds scheduling risk
-    when the other core is busy. ``TYPEDTENSOR_NUMBA_PARALLEL=0/1`` forces the choice."""
+def _parallel(size: int) -> bool:
+    """Run a kernel's parallel variant? Not below PAR_MIN elements (the serial kernel wins and
+    the parallel one need not compile) nor with one numba thread; on an idle 2-core machine two
+    threads stream more memory than one, so even memory-bound kernels split their work.
+    ``TYPEDTENSOR_NUMBA_PARALLEL=0/1`` forces the choice (0 suits a machine whose other cores
+    are busy: a descheduled worker thread stalls the whole kernel)."""
     if size < PAR_MIN or _threads() < 2:
         return False
     forced = os.environ.get("TYPEDTENSOR_NUMBA_PARALLEL", "auto").strip().lower()
     if forced in ("0", "1", "false", "true", "no", "yes", "off", "on"):
         return forced in ("1", "true", "yes", "on")
-    return not memory_bound or _threads() >= 4
+    return True
 
 
 def _launch(serial: Any, parallel: Any, par: bool, *args: Any) -> None:
@@ -177,7 +178,7 @@ def _rest(groups: list[tuple[int, bool]], k: int) -> list[tuple[int, bool]]:
 # ------------------------------------------------------------------------------ stage runners
 def _stage_acc(x3: Array, op: int, p: float, zc: Any, zt: Any) -> Array:
     o, r, i = x3.shape
-    par = _parallel(x3.size, memory_bound=op != kern.SUMPOW)
+    par = _parallel(x3.size)
     zt_t = np.asarray(zt).dtype
     norm = op in _NORM_FAMILY  # the norm loops live in kernels of their own (compile time)
     if _narrow(o, r, i):
@@ -220,7 +221,7 @@ def _acc(
 
 def _stage_ext(x3: Array, ismax: bool) -> Array:
     o, r, i = x3.shape
-    par = _parallel(x3.size, memory_bound=True)
+    par = _parallel(x3.size)
     if _narrow(o, r, i):
         ext: Array = np.empty(o, x3.dtype)
         _launch(kern.ext_n, kern.ext_n_par, par, x3.reshape(o, r), ext, ismax, _rb(r, 1))
@@ -252,7 +253,7 @@ def _ext(a: Array, axes: tuple[int, ...], ismax: bool) -> tuple[_Canon, Array]:
 
 def _stage_var(x3: Array) -> tuple[Array, Array]:
     o, r, i = x3.shape
-    par = _parallel(x3.size, memory_bound=False)
+    par = _parallel(x3.size)
     if _narrow(o, r, i):
         vm: Array = np.empty(o)
         v2: Array = np.empty(o)
@@ -307,7 +308,7 @@ def _lse_merge(m: Array, s: Array, axis: Any) -> tuple[Array, Array]:
 
 def _stage_lse(x3: Array, z0: Any) -> tuple[Array, Array]:
     o, r, i = x3.shape
-    par = _parallel(x3.size, memory_bound=False)
+    par = _parallel(x3.size)
     if _narrow(o, r, i):
         lm: Array = np.empty(o)
         ls: Array = np.empty(o)
@@ -457,7 +458,7 @@ def _arg(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any, ismax: boo
 
 def _stage_arg(x3: Array, ismax: bool) -> tuple[Array, Array]:
     o, r, i = x3.shape
-    par = _parallel(x3.size, memory_bound=True)
+    par = _parallel(x3.size)
     if _narrow(o, r, i):
         av: Array = np.empty(o, x3.dtype)
         ai: Array = np.empty(o, np.int64)
@@ -556,7 +557,7 @@ def _l2_normalize(
         x2 = c.b.reshape(o, r * i)
         out = np.empty((o, r * i), dt)
         d2 = np.ascontiguousarray(denom.reshape(o, i))
-        par = _parallel(x2.size, memory_bound=False)
+        par = _parallel(x2.size)
         ns = max(1, min(-(-4 * _threads() // o), r)) if par else 1
         rb = 1 if ns > 1 else max(1, (1 << 14) // (r * i))
         if par:
