@@ -339,6 +339,65 @@ def ordered_forms(
     return [*valid, *poisons]
 
 
+def _shape_kept(forms: Sequence[Form], r: int | None) -> list[Form]:
+    """The forms of a shape-keeping op (l2_normalize): every valid axis returns the receiver.
+
+    ``r``: the receiver's rank for rank-specific forms; ranks >= 1 get a first ``Literal[-1]``
+    form that keeps the runtime default ``axis=-1``.
+    """
+    out: list[Form] = []
+    if r:
+        out.append(Form(tuple(_dims(r)), _lit([-1]), None, tuple(_dims(r))))
+    for f in forms:
+        if f.result is None:
+            out.append(f)
+            continue
+        kept = Form(f.dims, f.axis, None, f.dims)
+        if f.keepdims is not True and kept not in out:
+            out.append(kept)
+    return out
+
+
+def mypy_method_forms(spec: rules.ReductionSpec, params: Sequence[Param]) -> list[Form]:
+    """The overloads mypy without the plugin reads for a method, in resolution order.
+
+    No rank-polymorphic ``axis=0`` / ``axis=-1`` forms: mypy binds a method's ``self`` type
+    without checking the solution, so ``self: Tensor[DT, *_Rest, _DL]`` on a receiver
+    ``Tensor[DT, B, *Rest]`` (or ``Tensor[DT, _D0, *_Rest]`` on ``Tensor[DT, *Rest, N]``)
+    returns ``Tensor[DT, *tuple[Never, ...]]``, and no self-type pattern tells those two
+    receivers apart (both have two items, mypy's subtype check compares lengths and the
+    ends only). Ranks 0..4 get every literal axis (0 and -1 included); variadic receivers and
+    ranks above 4 get ``axis=None``, ``axis=()`` and otherwise the unknown shape. The
+    module functions keep the polymorphic forms: a plain call checks the inferred argument
+    type, so an unsplittable receiver skips the overload (``tt.sum(x, 0)`` is exact).
+    """
+    single = spec.single_axis
+    per_rank = {
+        r: [f for f in rank_forms(spec, r, params) if f.result is not None]
+        for r in range(MAX_RANK + 1)
+    }
+    if spec.keeps_shape:
+        forms = [Form(("Unpack[_Sh]",), "None", None, ("Unpack[_Sh]",))]
+        for r in range(MAX_RANK + 1):
+            forms += [f for f in _shape_kept(per_rank[r], r) if f.axis != "None"]
+        return [*forms, *poison_forms(spec)]
+    none_f = Form(("Unpack[_Sh]",), "None", False, ())
+    empty = [] if single else [Form(("Unpack[_Sh]",), "tuple[()]", None, ("Unpack[_Sh]",))]
+    none_kept = [
+        f
+        for r in range(MAX_RANK + 1)
+        for f in per_rank[r]
+        if f.axis == "None" and f.keepdims is True
+    ]
+    none_kept.append(unknown_rank_kept(single))
+    literal = [
+        f for r in range(MAX_RANK + 1) for f in per_rank[r] if f.axis not in ("None", "tuple[()]")
+    ]
+    if _axis_defaulted(params):
+        return [none_f, *none_kept, *literal, *empty, *poison_forms(spec)]
+    return [none_f, *literal, *none_kept, *empty, *poison_forms(spec)]
+
+
 def _camel(name: str) -> str:
     return "".join(part.capitalize() for part in name.split("_"))
 
@@ -352,21 +411,30 @@ def _overload_lines(
     plain_ret: str,
     indent: str,
     poison: bool,
-    guard: bool = False,
+    mypy_method: bool = False,
 ) -> list[str]:
-    """The overloads of one reduction (valid, poison, catch-all) at ``indent``."""
+    """The overloads of one reduction (valid, poison, catch-all) at ``indent``.
+
+    ``mypy_method``: the overloads of ``mypy_method_forms``, with the gradual guard after
+    the first (``axis=None``) one: a receiver with a ``*tuple[Any, ...]`` part (``AnyTensor``,
+    ``Tensor[DT, B, *tuple[Any, ...]]``) fits every fixed-rank ``self`` pattern under mypy,
+    so it must get the unknown shape (with its dtype) before any of them, and before any
+    poison overload.
+    """
     first = params[0].name
     lines: list[str] = []
-    guarded = False
-    for form in ordered_forms(spec, params, poison=poison):
-        if form.result is None and guard and not guarded:
-            # unknown rank (AnyTensor) resolves here, before any poison overload can match it
-            guarded = True
-            unknown = _tensor("Any", ["Unpack[tuple[_UnknownDim, ...]]"])
+    if mypy_method:
+        forms = mypy_method_forms(spec, params)
+    else:
+        forms = ordered_forms(spec, params, poison=poison)
+    dform = dtype_form(spec.dtype_rule)
+    for i, form in enumerate(forms):
+        if mypy_method and i == 1:
+            unknown = _tensor(dform.receiver, gradual_params())
             lines.append(f"{indent}@overload")
             lines.append(
                 f"{indent}def {name}({render_params(_with_receiver(params, first, unknown))})"
-                f" -> {plain_ret}: ..."
+                f" -> {_tensor(dform.result, ['Unpack[tuple[Any, ...]]'])}: ..."
             )
         op_params = _overload_params(params, first, receiver(form, form.result is not None), form)
         lines.append(f"{indent}@overload")
@@ -426,7 +494,7 @@ def render_op(
         ret,
         indent + "    ",
         poison=method,
-        guard=method,
+        mypy_method=method,
     )
     lines.append(f"{indent}else:")
     lines.append(f"{indent}    {plain}")
@@ -435,8 +503,10 @@ def render_op(
 
 
 def uses_descriptor(spec: rules.ReductionSpec) -> bool:
-    """Methods typed for pyright through a descriptor (all but the shape-keeping ones)."""
-    return not spec.keeps_shape
+    """Methods typed for pyright through a descriptor: all of them. (A flat ``self``-typed
+    overload list lets pyright fit ``*Rest`` into one fixed dim: ``l2_normalize()`` on
+    ``Tensor[DT, B, *Rest]`` was ``Tensor[DT, B, Union[*Rest]]``.)"""
+    return True
 
 
 def render_method(spec: rules.ReductionSpec, fn: Callable[..., Any], *, plain_only: bool) -> str:
@@ -533,7 +603,8 @@ def render_call_classes(
             ' tensor (pyright view)."""',
             "",
         ]
-        for form in rank_forms(spec, r, params):
+        forms = rank_forms(spec, r, params)
+        for form in _shape_kept(forms, r) if spec.keeps_shape else forms:
             op_params = _overload_params(params, "self", "", form)
             lines.append("    @overload")
             if form.result is None:
@@ -557,7 +628,8 @@ def render_call_classes(
         ' symbolic rank or rank > 4, dims as ``Callable[[*dims], None]`` (pyright view)."""',
         "",
     ]
-    for form in variadic_forms(spec):
+    vforms = variadic_forms(spec)
+    for form in _shape_kept(vforms, None) if spec.keeps_shape else vforms:
         op_params = _overload_params(params, "self", dims_callable(form.dims), form)
         result = _tensor("_R_co", form.result or ())
         if form.dims == ("Unpack[_Sh]",) and "_Sh" not in result:
@@ -578,7 +650,7 @@ def render_call_classes(
         "",
     ]
     for form in variadic_forms(spec):
-        if form.axis != "None":
+        if form.axis != "None" or spec.keeps_shape:
             continue
         op_params = _overload_params(params, "self", "", form)
         lines.append("    @overload")
