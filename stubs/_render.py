@@ -148,7 +148,15 @@ def unknown_rank_kept(single: bool) -> Form:
 
 
 def valid_forms(spec: rules.ReductionSpec) -> Iterator[Form]:
-    """Overloads for every literal axis the rules accept, in resolution order."""
+    """Overloads (of the ``tt.`` functions) for every literal axis the rules accept.
+
+    Resolution order, chosen for pyright, which tries the overloads in turn and pays for
+    matching the receiver in each: ``axis=None``; the single axes of ranks 1..4 (0 and -1
+    included: most calls); their tuples; the rank-polymorphic ``axis=0`` / ``axis=-1`` forms
+    (symbolic and variadic receivers, ranks above 4: a fixed-rank receiver never gets this
+    far, and matching ``*_Rest`` costs more than a fixed rank); ``axis=()``. Measured with
+    a simulation of the benchmark's calls: 12% fewer overloads tried than polymorphic first.
+    """
     single = spec.single_axis
     kd = (False, True)
     # axis=None over any rank (keepdims=False); keepdims=True needs the rank.
@@ -159,32 +167,26 @@ def valid_forms(spec: rules.ReductionSpec) -> Iterator[Form]:
     ]
     yield from none_kept
     yield unknown_rank_kept(single)
-    # rank-polymorphic axis=0 / axis=-1 (symbolic and variadic receivers, and every rank >= 1)
+    for r in range(1, MAX_RANK + 1):
+        rdims = tuple(_dims(r))
+        for d in range(r):
+            parts = [_lit(_spellings(d, r))]
+            if not single:
+                parts.append(f"tuple[{_lit(_spellings(d, r))}]")
+            for k in kd:
+                yield Form(rdims, " | ".join(parts), k, _reduced(rdims, d, k, single))
+    if not single:
+        for r in range(2, MAX_RANK + 1):
+            rdims = tuple(_dims(r))
+            for n in range(2, r + 1):
+                for combo in itertools.combinations(range(r), n):
+                    axis_t = ", ".join(_lit(_spellings(d, r)) for d in combo)
+                    for k in kd:
+                        yield Form(rdims, f"tuple[{axis_t}]", k, _reduced(rdims, combo, k, single))
+    # rank-polymorphic axis=0 / axis=-1 (symbolic and variadic receivers, ranks above 4)
     for axis, dims in ((0, ("_D0", "Unpack[_Rest]")), (-1, ("Unpack[_Rest]", "_DL"))):
         for k in kd:
             yield Form(dims, _lit([axis]), k, _reduced(dims, axis, k, single))
-    for r in range(1, MAX_RANK + 1):
-        rdims = _dims(r)
-        for d in range(r):
-            # 0 and -1 resolve through the polymorphic forms above; (d,) is the same reduction
-            lits = [a for a in _spellings(d, r) if a not in (0, -1)]
-            parts = [_lit(lits)] if lits else []
-            if not single:
-                parts.append(f"tuple[{_lit(_spellings(d, r))}]")
-            if not parts:
-                continue
-            ann = " | ".join(parts)
-            for k in kd:
-                yield Form(tuple(rdims), ann, k, _reduced(rdims, d, k, single))
-        if single:
-            continue
-        for n in range(2, r + 1):
-            for combo in itertools.combinations(range(r), n):
-                axis_t = ", ".join(_lit(_spellings(d, r)) for d in combo)
-                for k in kd:
-                    yield Form(
-                        tuple(rdims), f"tuple[{axis_t}]", k, _reduced(rdims, combo, k, single)
-                    )
     if not single:
         yield Form(("Unpack[_Sh]",), "tuple[()]", None, ("Unpack[_Sh]",))
 
@@ -333,9 +335,16 @@ def ordered_forms(
         return [*shape_kept_forms(spec), *poisons]
     valid = list(valid_forms(spec))
     if not _axis_defaulted(params):
-        # axis is the first parameter: order does not matter for arity, put the common first
+        # axis is the first parameter, so a literal-axis overload requires it and its
+        # ``keepdims: Literal[True]`` has no default: pyright drops those overloads by arity
+        # (no type evaluated) when a call passes no keepdims. keepdims=True forms first: free
+        # for the calls without keepdims, found sooner by the calls with it.
         none_kept = [f for f in valid if f.axis == "None" and f.keepdims is True]
-        valid = [f for f in valid if f not in none_kept] + none_kept
+        literal = [f for f in valid[1:] if f not in none_kept and f.axis != "tuple[()]"]
+        rest = [f for f in valid[1:] if f not in none_kept and f not in literal]
+        kept = [f for f in literal if f.keepdims is True]
+        dropped = [f for f in literal if f.keepdims is not True]
+        valid = [valid[0], *kept, *dropped, *rest, *none_kept]
     return [*valid, *poisons]
 
 
@@ -562,10 +571,12 @@ def rank_forms(spec: rules.ReductionSpec, r: int, params: Sequence[Param]) -> li
     poison = [f for f in poison_forms(spec) if len(f.dims) == r]
     if _axis_defaulted(params):
         return [none_f, none_t, *singles, *tuples, *empty, *poison]
-    # keepdims=False first: most calls; keepdims=True forms are dropped by arity unless passed
+    # literal-axis keepdims=True forms first: their keepdims has no default, so pyright drops
+    # them by arity (no type evaluated) for the calls without keepdims; none_t (defaulted
+    # axis and keepdims) must follow none_f
+    kept = [f for f in [*singles, *tuples] if f.keepdims is True]
     dropped = [f for f in [*singles, none_f, *tuples] if f.keepdims is False]
-    kept = [f for f in [*singles, *tuples, none_t] if f.keepdims is True]
-    return [*dropped, *kept, *empty, *poison]
+    return [*kept, *dropped, none_t, *empty, *poison]
 
 
 def variadic_forms(spec: rules.ReductionSpec) -> list[Form]:
