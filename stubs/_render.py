@@ -511,6 +511,40 @@ def render_op(
     return "\n".join(lines) + "\n"
 
 
+def function_share_key(spec: rules.ReductionSpec, fn: Callable[..., Any]) -> str:
+    """Functions with the same signature and dtype rule have the same overloads."""
+    params, ret = runtime_params(fn)
+    return (
+        f"{render_params(params)} -> {ret} rule={spec.dtype_rule.name} "
+        f"single={spec.single_axis} keeps={spec.keeps_shape}"
+    )
+
+
+#: A condition pyright decides statically (``os.name`` against the configured platform: never
+#: this string) and mypy does not evaluate (both branches stay reachable for it).
+PYRIGHT_FALSE = 'os.name == "typedtensor-mypy-plugin"'
+
+
+def render_alias(spec: rules.ReductionSpec, fn: Callable[..., Any], target: str) -> str:
+    """``tt.prod`` declared as ``tt.sum``'s overloads (same signature, same dtype rule).
+
+    mypy without the plugin and pyright read ``prod = sum``; mypy with the plugin
+    (``TYPEDTENSOR_MYPY_PLUGIN`` always true) reads the runtime signature, which its function
+    hook needs. Pyright must not see that ``def``: it would prefer a declaration with a type
+    over the inferred alias, so the ``def`` sits under a condition pyright decides is false
+    (``PYRIGHT_FALSE``). One overload list per group instead of one per function: fewer
+    overloads to parse and evaluate (each function's list costs about 0.1 s of pyright time
+    on first use, which a file with few calls per function pays in full).
+    """
+    params, ret = runtime_params(fn)
+    return (
+        f"if not TYPEDTENSOR_MYPY_PLUGIN:\n    {spec.name} = {target}\n"
+        f"elif {PYRIGHT_FALSE}:\n"
+        f"    def {spec.name}({render_params(params)}) -> {ret}:\n"
+        f'        """{_doc(fn)}"""\n'
+    )
+
+
 def uses_descriptor(spec: rules.ReductionSpec) -> bool:
     """Methods typed for pyright through a descriptor: all of them. (A flat ``self``-typed
     overload list lets pyright fit ``*Rest`` into one fixed dim: ``l2_normalize()`` on
