@@ -481,7 +481,11 @@ def render_op(
     argument is partly ``Any`` (``AnyTensor``) and reports a deprecated one among them (even
     after a non-deprecated unknown-rank overload), which would flag correct calls on
     unknown-shape tensors. (Pyright's methods dispatch on the receiver first: an ``AnyTensor``
-    receiver goes to the unknown-shape class, which has no poison overloads.)
+    receiver goes to the unknown-shape class, which has no poison overloads.) A gradual guard
+    overload does not help: with an argument partly ``Any`` pyright evaluates every overload
+    that fits, and a valid higher-rank overload (``Tensor[DT, _D0, _D1, _D2]`` with ``axis=2``)
+    fits ``Tensor[DT, *tuple[Any, ...]]`` too, so the match is ambiguous and pyright reports
+    the deprecated one among the candidates.
     """
     params, ret = runtime_params(fn)
     dform = dtype_form(spec.dtype_rule)
