@@ -50,7 +50,8 @@ def _declared(body: list[ast.stmt]) -> dict[str, ast.AST]:
                 if name not in out or _is_overload(out[name]):
                     out[name] = decl
         elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-            if node.name not in out or _is_overload(out[node.name]):
+            old = out.get(node.name)
+            if old is None or _is_overload(old) or isinstance(old, (ast.Assign, ast.AnnAssign)):
                 out[node.name] = node
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
             out.setdefault(node.target.id, node)

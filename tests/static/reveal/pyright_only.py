@@ -1,13 +1,14 @@
-"""Receivers with an unpacked part where mypy without the plugin answers wrongly (excluded in
-``mypy.ini``; the plugin gets them right). Pyright gives the unknown type or the right one.
+"""Variadic receivers where pyright's methods are exact and mypy without the plugin gives the
+unknown type (excluded in ``mypy.ini``; the plugin and the ``tt.`` functions are exact).
 
-mypy binds ``self`` of a rank-polymorphic overload before checking it: ``Tensor[DT, B, *Rest]``
-against ``Tensor[DT, *_Rest, _DL]`` (axis=-1) binds nothing and returns
-``Tensor[DT, *tuple[Never, ...]]``; ``Tensor[DT, *tuple[Any, ...]]`` fits the rank-4 pattern of
-``axis=3``.
+Pyright resolves ``x.sum(0)`` through the descriptor: the receiver's dims packed into a callable
+type split exactly (``Callable[[B, *Rest], None]`` fits ``Callable[[_D0, *_Rest], None]`` and no
+fixed rank). mypy binds a method's ``self`` pattern without checking the solution, so its
+overloads have no rank-polymorphic forms (see ``variadic.py``).
 """
 
 from typing import Any, TypeVar
+from typing import Literal as L
 
 from typing_extensions import TypeVarTuple, Unpack, assert_type
 
@@ -19,32 +20,44 @@ N = TypeVar("N")
 DT = TypeVar("DT", bound=tt.DType)
 Rest = TypeVarTuple("Rest")
 Unknown = Tensor[Any, Unpack[tuple[Any, ...]]]
-F32Unknown = Tensor[tt.float32, Unpack[tuple[Any, ...]]]
 
 
-def wrong_side(x: Tensor[tt.float32, B, Unpack[Rest]], y: Tensor[tt.int8, Unpack[Rest], N]) -> None:
-    assert_type(x.sum(-1), Unknown)
-    assert_type(x.max(-1, keepdims=True), Unknown)
-    assert_type(y.sum(0), Unknown)
-    assert_type(y.argmin(0), Unknown)
+def head_known(x: Tensor[tt.float32, B, Unpack[Rest]]) -> Tensor[tt.float32, Unpack[Rest]]:
+    assert_type(x.sum(0), Tensor[tt.float32, Unpack[Rest]])
+    assert_type(x.sum(0, keepdims=True), Tensor[tt.float32, L[1], Unpack[Rest]])
+    assert_type(x.max(0), Tensor[tt.float32, Unpack[Rest]])
+    assert_type(x.var(0), Tensor[tt.float32, Unpack[Rest]])
+    assert_type(x.argmax(0), Tensor[tt.int64, Unpack[Rest]])
+    assert_type(x.any(0), Tensor[tt.bool_, Unpack[Rest]])
+    assert_type(x.norm(2, 0), Tensor[tt.float32, Unpack[Rest]])
+    assert_type(x.l2_normalize(0), Tensor[tt.float32, B, Unpack[Rest]])
+    return x.mean(0)
 
 
-def gradual(
-    w: Tensor[tt.float32, Unpack[tuple[Any, ...]]],
-    h: Tensor[tt.float32, B, Unpack[tuple[Any, ...]]],
-    t: Tensor[tt.float32, Unpack[tuple[Any, ...]], N],
-) -> None:
-    """Dims partly ``*tuple[Any, ...]``: the dtype is kept, never a fixed rank or an error."""
-    assert_type(w.sum(3), F32Unknown)
-    assert_type(w.sum(7), F32Unknown)
-    assert_type(h.sum(0), F32Unknown)
-    assert_type(h.sum(-1), F32Unknown)
-    assert_type(h.sum(2), F32Unknown)
-    assert_type(t.sum(-1), F32Unknown)
-    assert_type(t.sum(0), F32Unknown)
-
-
-def generic_dtype_sum(x: Tensor[DT, B, Unpack[Rest]]) -> None:
-    """A dtype TypeVar with a dtype-dependent result: pyright keeps the shape."""
+def generic_dtype(x: Tensor[DT, B, Unpack[Rest]]) -> Tensor[DT, Unpack[Rest]]:
+    """A dtype TypeVar is kept by ``max``/``min``; a dtype-dependent result loses the dtype."""
+    assert_type(x.min(0), Tensor[DT, Unpack[Rest]])
     assert_type(x.sum(0), Tensor[Any, Unpack[Rest]])
     assert_type(x.sum(1), Unknown)
+    return x.max(0)
+
+
+def tail_known(x: Tensor[tt.int16, Unpack[Rest], N]) -> Tensor[tt.float64, Unpack[Rest]]:
+    assert_type(x.max(-1), Tensor[tt.int16, Unpack[Rest]])
+    assert_type(x.sum(-1), Tensor[tt.int64, Unpack[Rest]])
+    assert_type(x.sum(-1, keepdims=True), Tensor[tt.int64, Unpack[Rest], L[1]])
+    assert_type(x.l2_normalize(), Tensor[tt.float64, Unpack[Rest], N])
+    return x.mean(-1)
+
+
+def both_known(x: Tensor[tt.float32, B, Unpack[Rest], N]) -> None:
+    assert_type(x.sum(0), Tensor[tt.float32, Unpack[Rest], N])
+    assert_type(x.sum(-1), Tensor[tt.float32, B, Unpack[Rest]])
+    assert_type(x.max(-1, keepdims=True), Tensor[tt.float32, B, Unpack[Rest], L[1]])
+
+
+def above_max_rank(x: Tensor[tt.float32, L[2], L[3], L[4], L[5], L[6]]) -> None:
+    """Rank 5: the polymorphic forms (mypy without the plugin: unknown)."""
+    assert_type(x.sum(0), Tensor[tt.float32, L[3], L[4], L[5], L[6]])
+    assert_type(x.max(-1), Tensor[tt.float32, L[2], L[3], L[4], L[5]])
+    assert_type(x.sum(2), Unknown)
