@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from mypy.lookup import lookup_fully_qualified
 from mypy.nodes import TypeInfo
@@ -23,6 +24,7 @@ from ._rules import rules
 
 __all__ = [
     "Scalar",
+    "concrete_reduction_dtype",
     "dtype_instance",
     "elementwise_result_dtype",
     "reduction_result_dtype",
@@ -38,7 +40,13 @@ def dtype_instance(api: CheckerPluginInterface, numpy_name: str) -> Type:
 
 def _named(api: CheckerPluginInterface, fullname: str) -> Type:
     modules = getattr(api, "modules", None)  # TypeChecker.modules: every loaded module
-    sym = lookup_fully_qualified(fullname, modules) if isinstance(modules, dict) else None
+    if not isinstance(modules, dict):
+        return AnyType(TypeOfAny.special_form)
+    module, _, name = fullname.rpartition(".")
+    tree = modules.get(module)
+    sym = tree.names.get(name) if tree is not None else None  # the direct route, fast
+    if sym is None or not isinstance(sym.node, TypeInfo):
+        sym = lookup_fully_qualified(fullname, modules)
     if sym is not None and isinstance(sym.node, TypeInfo):
         return Instance(sym.node, [])
     return AnyType(TypeOfAny.special_form)  # typedtensor._dtypes is not part of this build
@@ -88,11 +96,51 @@ def _family_of(api: CheckerPluginInterface, distinct: list[str]) -> Type | None:
     return None
 
 
+#: (op, concrete dtype class full name) -> the rule's result dtype name (None: unknown)
+_CONCRETE_RESULTS: dict[tuple[str, str], str | None] = {}
+
+
 def reduction_result_dtype(api: CheckerPluginInterface, op: str, dtype: Type) -> Type:
     """Result dtype of reduction ``op`` on ``dtype`` (``Any`` when it cannot be known)."""
+    result = concrete_reduction_dtype(api, op, dtype)
+    if result is not None:
+        return result
     rule = rules.REDUCTIONS[op].dtype_rule
-    result = _summarise(api, dtype, lambda d: rules.result_dtype(rule, d))
-    return result if result is not None else AnyType(TypeOfAny.special_form)
+    summary = _summarise(api, dtype, lambda d: rules.result_dtype(rule, d))
+    return summary if summary is not None else AnyType(TypeOfAny.special_form)
+
+
+def concrete_reduction_dtype(api: CheckerPluginInterface, op: str, dtype: Type) -> Type | None:
+    """``reduction_result_dtype`` for a concrete dtype class (the common case, memoized by
+    name); ``None`` for anything else (families, TypeVars...)."""
+    if type(dtype) is not Instance:
+        return None
+    key = (op, dtype.type.fullname)
+    try:
+        name = _CONCRETE_RESULTS[key]
+    except KeyError:
+        name = _CONCRETE_RESULTS[key] = _concrete_result(op, dtype.type.fullname)
+    if name is None:
+        return AnyType(TypeOfAny.special_form)
+    if name is _KEEP:
+        return dtype  # as _summarise: the receiver's own dtype type
+    if name is _GENERAL:
+        return None
+    return dtype_instance(api, name)
+
+
+_GENERAL: Final = "<not a concrete dtype: the general path>"
+_KEEP: Final = "<the dtype is kept>"
+
+
+def _concrete_result(op: str, fullname: str) -> str | None:
+    """The rule's answer for a concrete dtype class (``_KEEP`` if unchanged, ``None`` if
+    unknown); ``_GENERAL`` for any other class (families...)."""
+    name = names.dtype_numpy_name(fullname)
+    if name is None:
+        return _GENERAL
+    result = rules.result_dtype(rules.REDUCTIONS[op].dtype_rule, name)
+    return _KEEP if result == name else result
 
 
 def scalar_kind(t: Type) -> str | None:
