@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final
 
 from mypy.lookup import lookup_fully_qualified
 from mypy.nodes import TypeInfo
@@ -20,6 +19,7 @@ from mypy.types import (
 )
 
 from . import _names as names
+from ._reduce_fast import concrete_reduction_dtype, dtype_instance
 from ._rules import rules
 
 __all__ = [
@@ -33,12 +33,8 @@ __all__ = [
 ]
 
 
-def dtype_instance(api: CheckerPluginInterface, numpy_name: str) -> Type:
-    """``typedtensor._dtypes.float32`` for ``"float32"`` (``Any`` if the class is unavailable)."""
-    return _named(api, names.dtype_class_fullname(numpy_name))
-
-
 def _named(api: CheckerPluginInterface, fullname: str) -> Type:
+    """The class ``fullname`` as an Instance (``Any`` if the class is unavailable)."""
     modules = getattr(api, "modules", None)  # TypeChecker.modules: every loaded module
     if not isinstance(modules, dict):
         return AnyType(TypeOfAny.special_form)
@@ -96,10 +92,6 @@ def _family_of(api: CheckerPluginInterface, distinct: list[str]) -> Type | None:
     return None
 
 
-#: (op, concrete dtype class full name) -> the rule's result dtype name (None: unknown)
-_CONCRETE_RESULTS: dict[tuple[str, str], str | None] = {}
-
-
 def reduction_result_dtype(api: CheckerPluginInterface, op: str, dtype: Type) -> Type:
     """Result dtype of reduction ``op`` on ``dtype`` (``Any`` when it cannot be known)."""
     result = concrete_reduction_dtype(api, op, dtype)
@@ -108,39 +100,6 @@ def reduction_result_dtype(api: CheckerPluginInterface, op: str, dtype: Type) ->
     rule = rules.REDUCTIONS[op].dtype_rule
     summary = _summarise(api, dtype, lambda d: rules.result_dtype(rule, d))
     return summary if summary is not None else AnyType(TypeOfAny.special_form)
-
-
-def concrete_reduction_dtype(api: CheckerPluginInterface, op: str, dtype: Type) -> Type | None:
-    """``reduction_result_dtype`` for a concrete dtype class (the common case, memoized by
-    name); ``None`` for anything else (families, TypeVars...)."""
-    if type(dtype) is not Instance:
-        return None
-    key = (op, dtype.type.fullname)
-    try:
-        name = _CONCRETE_RESULTS[key]
-    except KeyError:
-        name = _CONCRETE_RESULTS[key] = _concrete_result(op, dtype.type.fullname)
-    if name is None:
-        return AnyType(TypeOfAny.special_form)
-    if name is _KEEP:
-        return dtype  # as _summarise: the receiver's own dtype type
-    if name is _GENERAL:
-        return None
-    return dtype_instance(api, name)
-
-
-_GENERAL: Final = "<not a concrete dtype: the general path>"
-_KEEP: Final = "<the dtype is kept>"
-
-
-def _concrete_result(op: str, fullname: str) -> str | None:
-    """The rule's answer for a concrete dtype class (``_KEEP`` if unchanged, ``None`` if
-    unknown); ``_GENERAL`` for any other class (families...)."""
-    name = names.dtype_numpy_name(fullname)
-    if name is None:
-        return _GENERAL
-    result = rules.result_dtype(rules.REDUCTIONS[op].dtype_rule, name)
-    return _KEEP if result == name else result
 
 
 def scalar_kind(t: Type) -> str | None:

@@ -59,7 +59,7 @@ def _method_table() -> dict[str, Entry]:
     """Tensor method name -> hook."""
     table: dict[str, Entry] = {}
     for op in rules.REDUCTIONS:
-        table[op] = _Deferred("_reductions", "reduction_hook", op, True)
+        table[op] = _Deferred("_reduce_fast", "reduction_hook", op, True)
     table["reduce_to"] = _Deferred("_reduce_to", "reduce_to_hook", None, True)
     table["sum_to"] = _Deferred("_reduce_to", "reduce_to_hook", "sum", True)
     for dunder, (kind, reflected) in names.BINARY_DUNDERS.items():
@@ -72,7 +72,7 @@ def _function_table() -> dict[str, Entry]:
     table: dict[str, Entry] = {}
     for op in rules.REDUCTIONS:
         table[f"{names.REDUCTIONS_MODULE}.{op}"] = _Deferred(
-            "_reductions", "reduction_hook", op, False
+            "_reduce_fast", "reduction_hook", op, False
         )
     table[f"{names.REDUCTIONS_MODULE}.reduce_to"] = _Deferred(
         "_reduce_to", "reduce_to_hook", None, False

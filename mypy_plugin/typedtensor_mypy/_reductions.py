@@ -3,26 +3,18 @@
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Callable, Sequence
-from typing import Final, NamedTuple
-
-from mypy.nodes import ArgKind, Context
+from mypy.nodes import Context
 from mypy.types import (
     AnyType,
     Instance,
-    LiteralType,
-    NoneType,
-    TupleType,
     Type,
-    UnpackType,
     get_proper_type,
 )
 
-from . import _names as names
 from . import errorcodes
 from ._args import UNKNOWN, Arg, CallContext, arg_value, find_arg, literal_number
-from ._dtypes import concrete_reduction_dtype, reduction_result_dtype
+from ._dtypes import reduction_result_dtype
+from ._reduce_fast import get_plan, reduction_hook
 from ._rules import rules
 from ._tensortypes import (
     Shape,
@@ -38,149 +30,8 @@ from ._tensortypes import (
 
 __all__ = ["check_out", "receiver", "reduce_dims", "reduction_hook", "report_rule_error"]
 
-#: axis defaults that are not ``None``
-_DEFAULT_AXIS = {"l2_normalize": -1}
 #: an axis of unknown value, known to be one int (so the rank drops by exactly one)
 _ONE_INT = object()
-
-
-def reduction_hook(op: str, method: bool) -> Callable[[CallContext], Type]:
-    """The hook for reduction ``op`` as a Tensor method or as a module function."""
-    spec = rules.REDUCTIONS[op]
-    default_axis = _DEFAULT_AXIS.get(op)
-    has_correction = "correction" in spec.params
-    # the fast path needs these absent (any given: the general path checks it)
-    absent = ("out", "correction", "ddof") if has_correction else ("out",)
-    fast = not spec.keeps_shape
-    keepdims_param, single = spec.keepdims, spec.single_axis
-
-    def hook(ctx: CallContext) -> Type:
-        if fast:
-            result = _fast_reduce(ctx, op, method, default_axis, keepdims_param, single, absent)
-            if result is not None:
-                return result
-        return _reduce(ctx, op, method, spec, default_axis, has_correction)
-
-    return hook
-
-
-def _fast_reduce(
-    ctx: CallContext,
-    op: str,
-    method: bool,
-    default_axis: int | None,
-    keepdims_param: bool,
-    single: bool,
-    absent: tuple[str, ...],
-) -> Type | None:
-    """The common case straight through: an exact-rank ``Tensor[<concrete dtype>, ...]``,
-    ``axis``/``keepdims`` spelled as plain literals (or left out) whose reduction plan is
-    known already, no ``out``/``ddof``/``correction``. ``None``: ``_reduce`` decides (errors
-    included). mypy calls the hook for every reduction in a program, hence the inlined,
-    call-free style; every answer equals ``_reduce``'s (the shared rule, memoized plan)."""
-    formals = ctx.callee_arg_names
-    actuals = ctx.args
-    if len(actuals) != len(formals):
-        return None
-    try:
-        for name in absent:
-            if actuals[formals.index(name)]:
-                return None
-    except ValueError:  # not a parameter: the general path copes
-        return None
-    t = ctx.type if method else _plain_arg(ctx, formals, "x")  # type: ignore[union-attr]
-    if type(t) is not Instance or t.type.fullname != _TENSOR or not t.args:
-        return None
-    for d in t.args:
-        if type(d) is UnpackType:
-            return None
-    dtype = concrete_reduction_dtype(ctx.api, op, t.args[0])
-    if dtype is None:
-        return None
-    dims = t.args[1:]
-    try:
-        given = actuals[formals.index("axis")]
-    except ValueError:
-        return None
-    axis: object = default_axis
-    if given:
-        axis = _plain_value(_plain_arg(ctx, formals, "axis"))
-        if axis is _NOT_PLAIN or type(axis) is bool:
-            return None
-    keepdims: object = False
-    if keepdims_param:
-        try:
-            given = actuals[formals.index("keepdims")]
-        except ValueError:
-            return None
-        if given:
-            keepdims = _plain_value(_plain_arg(ctx, formals, "keepdims"))
-            if type(keepdims) is not bool:
-                return None
-    plan = _PLANS.get((len(dims), axis, keepdims, single))
-    if plan is None:
-        return None  # not computed yet (or an error): the general path
-    take = plan.take
-    if plan.needs_one:
-        items = (*dims, literal_dim(ctx.api, 1))
-    else:
-        items = dims
-    if len(take) > 1:
-        return Instance(t.type, [dtype, *plan.pick(items)])
-    if take:
-        return Instance(t.type, [dtype, items[take[0]]])
-    return Instance(t.type, [dtype])
-
-
-_TENSOR: Final = names.TENSOR
-_ARG_STAR: Final = ArgKind.ARG_STAR  # (an Enum's class attributes are slow to read)
-_ARG_STAR2: Final = ArgKind.ARG_STAR2
-
-
-#: not a plain argument / not a plain literal value (``_fast_reduce`` gives up)
-_NOT_PLAIN: Final = object()
-
-
-def _plain_arg(ctx: CallContext, formals: list[str | None], name: str) -> object:
-    """The type of argument ``name`` given once, positionally or by keyword (not through
-    ``*args``/``**kwargs``); ``_NOT_PLAIN`` otherwise (absent included)."""
-    try:
-        i = formals.index(name)
-    except ValueError:
-        return _NOT_PLAIN
-    given = ctx.args[i]
-    if len(given) != 1:
-        return _NOT_PLAIN
-    kind = ctx.arg_kinds[i][0]
-    if kind is _ARG_STAR or kind is _ARG_STAR2:
-        return _NOT_PLAIN
-    return ctx.arg_types[i][0]
-
-
-def _plain_value(t: object) -> object:
-    """``literal_value`` for the plain cases: an int or bool literal, ``None``, a tuple of int
-    literals; ``_NOT_PLAIN`` for anything else (the general path reads those)."""
-    tt = type(t)
-    if tt is Instance:
-        last = t.last_known_value  # type: ignore[attr-defined]
-        if last is None:
-            return _NOT_PLAIN
-        value = last.value
-        return value if type(value) is int or type(value) is bool else _NOT_PLAIN
-    if tt is LiteralType:
-        value = t.value  # type: ignore[attr-defined]
-        return value if type(value) is int or type(value) is bool else _NOT_PLAIN
-    if tt is NoneType:
-        return None
-    if tt is TupleType:
-        items = []
-        for item in t.items:  # type: ignore[attr-defined]
-            value = _plain_value(item)
-            if type(value) is not int:
-                return _NOT_PLAIN
-            items.append(value)
-        return tuple(items)
-    return _NOT_PLAIN
 
 
 def receiver(ctx: CallContext, method: bool) -> TensorView | None:
@@ -258,7 +109,7 @@ def reduce_dims(
         return Shape((), unknown_star(ctx.api))
     if shape.exact:
         try:
-            plan = _plan(len(shape.prefix), axis, bool(keepdims), single)
+            plan = get_plan(len(shape.prefix), axis, bool(keepdims), single)
         except rules.RuleError as err:
             report_rule_error(ctx, err, anchor)
             return None
@@ -268,42 +119,6 @@ def reduce_dims(
         items = (*shape.prefix, one)
         return Shape(tuple(items[i] for i in plan.take))
     return _reduce_partial(ctx, shape, axis, keepdims, single, anchor)
-
-
-class _Plan(NamedTuple):
-    """A reduction of a rank-``rank`` shape by the shared rule: ``take`` indexes
-    ``(*dims, one)`` (index ``rank`` is a reduced dim kept as 1); ``needs_one`` if it occurs;
-    ``pick`` is ``itemgetter(*take)`` (for two or more indices)."""
-
-    take: tuple[int, ...]
-    needs_one: bool
-    pick: Callable[[Sequence[Type]], tuple[Type, ...]]
-
-
-_PLANS: dict[tuple[int, object, object, bool], _Plan] = {}
-
-
-def _plan(rank: int, axis: object, keepdims: bool, single: bool) -> _Plan:
-    """The plan for (rank, axis, keepdims, single); raises the rule's errors.
-
-    ``rules.reduce_shape`` is generic over the dim items: it runs on the indices themselves,
-    once per key, memoized where the axis is plainly typed (``None``, an ``int`` or a tuple of
-    ``int``: ``True == 1`` must not share an entry with ``1``).
-    """
-    key = (rank, axis, keepdims, single)
-    plain = (
-        axis is None
-        or type(axis) is int
-        or (type(axis) is tuple and all(type(a) is int for a in axis))
-    )
-    found = _PLANS.get(key) if plain else None
-    if found is not None:
-        return found
-    take = tuple(rules.reduce_shape(range(rank), axis, keepdims, rank, single=single))
-    plan = _Plan(take, rank in take, operator.itemgetter(*take) if len(take) > 1 else tuple)
-    if plain:
-        _PLANS[key] = plan
-    return plan
 
 
 def _reduce_partial(
