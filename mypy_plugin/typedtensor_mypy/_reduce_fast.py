@@ -89,15 +89,22 @@ def _fast_reduce(
     except ValueError:  # not a parameter: the general path copes
         return None
     t = ctx.type if method else _plain_arg(ctx, formals, "x")  # type: ignore[union-attr]
-    if type(t) is not Instance or t.type.fullname != _TENSOR or not t.args:
+    if type(t) is not Instance or t.type.fullname != _TENSOR:
         return None
-    for d in t.args:
+    targs = t.args
+    if not targs:
+        return None
+    for d in targs:
         if type(d) is UnpackType:
             return None
-    dtype = concrete_reduction_dtype(ctx.api, op, t.args[0])
-    if dtype is None:
+    dtype: Type | None = targs[0]
+    if type(dtype) is not Instance:
         return None
-    dims = t.args[1:]
+    if _CONCRETE_RESULTS.get((op, dtype.type.fullname)) is not _KEEP:  # else: dtype kept
+        dtype = concrete_reduction_dtype(ctx.api, op, dtype)
+        if dtype is None:
+            return None
+    dims = targs[1:]
     try:
         i = formals.index("axis")
     except ValueError:
@@ -137,7 +144,9 @@ def _fast_reduce(
             kind = ctx.arg_kinds[i][0]
             if kind is _ARG_STAR or kind is _ARG_STAR2:
                 return None
-            value = _plain_value(ctx.arg_types[i][0])
+            kt = ctx.arg_types[i][0]
+            lit: Type | None = kt.last_known_value if type(kt) is Instance else kt
+            value = lit.value if type(lit) is LiteralType else None
             if type(value) is not bool:
                 return None
             keepdims = value
