@@ -1,6 +1,8 @@
 """mypy wall time with vs without the typedtensor plugin on a generated file of 2,000 reductions.
 
-Not a test: prints the median of several runs and the ratio (target <= 1.10x). Three mypy
+Not a test: prints the median of several runs and the ratio (target <= 1.10x), for wall
+time and for the CPU time of the mypy process (user + system: less disturbed by other load on
+the machine). Three mypy
 configurations: ``plain`` (no plugin, the stubs' plain runtime signatures selected with
 ``always_true = TYPEDTENSOR_MYPY_PLUGIN``: the plugin's own overhead is ``with`` / ``plain``),
 ``without`` (no plugin: the generated overloads, what a user without the plugin gets) and
@@ -9,7 +11,8 @@ configurations: ``plain`` (no plugin, the stubs' plain runtime signatures select
   module is re-checked (its text changes every run) -- what an edit-check loop costs;
 - ``cold``: an empty cache each run (the whole program, numpy's stubs included).
 
-Usage: ``python benchmarks/bench_mypy_plugin.py [--reductions 2000] [--runs 5]``
+Usage: ``python benchmarks/bench_mypy_plugin.py [--reductions 2000] [--runs 5] [--warm-only]
+[--scope module|function] [--bytecode as-is|compiled] [--skip-overloads]``
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -28,8 +32,13 @@ DTYPES = ["float32", "float64", "int32", "int8", "uint16", "bool_"]
 OPS = ["sum", "mean", "max", "min", "prod", "any", "all", "var", "std", "logsumexp", "argmax"]
 
 
-def generate(n: int, salt: int) -> str:
-    """``n`` reductions over literal-shaped tensors, every axis spelling and keepdims."""
+def generate(n: int, salt: int, scope: str = "module") -> str:
+    """``n`` reductions over literal-shaped tensors, every axis spelling and keepdims.
+
+    ``scope="module"``: each result is a module-level variable (``r0 = x.sum()``), which
+    mypy also records in the module's cache; ``"function"``: the same lines as locals of
+    functions of 50 reductions each (typical user code).
+    """
     lines = [
         f"# run {salt}",
         "from typing import Final, Literal as L",
@@ -50,7 +59,12 @@ def generate(n: int, salt: int) -> str:
             spellings += ["axis=(0, -1)", "axis=(-1, 0)"]
         axis = spellings[i % len(spellings)]
         args = ", ".join(a for a in (axis, f"keepdims={kd}") if a)
-        lines.append(f"r{i} = x_{d}_{rank}.{op}({args})")
+        indent = ""
+        if scope == "function":
+            if i % 50 == 0:
+                lines.append(f"def reductions_{i // 50}() -> None:")
+            indent = "    "
+        lines.append(f"{indent}r{i} = x_{d}_{rank}.{op}({args})")
     return "\n".join(lines) + "\n"
 
 
@@ -65,7 +79,11 @@ def write(path: Path, text: str) -> None:
 _TICKS = itertools.count(10)
 
 
-def run_mypy(workdir: Path, config: Path, cache: Path) -> float:
+def run_mypy(
+    workdir: Path, config: Path, cache: Path, env: dict[str, str] | None = None
+) -> tuple[float, float]:
+    """One mypy run: (wall seconds, CPU seconds of the child: user + system)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(
         [
@@ -79,13 +97,16 @@ def run_mypy(workdir: Path, config: Path, cache: Path) -> float:
             "bench_reductions.py",
         ],
         cwd=workdir,
+        env=env,
         capture_output=True,
         text=True,
     )
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
         raise SystemExit(f"mypy failed:\n{proc.stdout}\n{proc.stderr}")
-    return elapsed
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return elapsed, cpu
 
 
 def main() -> None:
@@ -93,6 +114,26 @@ def main() -> None:
     parser.add_argument("--reductions", type=int, default=2000)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--warm-only", action="store_true", help="skip the cold-cache runs")
+    parser.add_argument(
+        "--scope",
+        choices=("module", "function"),
+        default="module",
+        help="reductions as module-level variables (default) or inside functions",
+    )
+    parser.add_argument(
+        "--bytecode",
+        choices=("as-is", "compiled"),
+        default="as-is",
+        help="as-is (default): Python's own setting (PYTHONDONTWRITEBYTECODE=1 and an "
+        "editable install mean the plugin is compiled from source every run); compiled: "
+        "bytecode written once under a private PYTHONPYCACHEPREFIX and reused, as after a "
+        "regular pip install",
+    )
+    parser.add_argument(
+        "--skip-overloads",
+        action="store_true",
+        help="skip the (slow) no-plugin overloads configuration",
+    )
     args = parser.parse_args()
     salt = itertools.count()
     with tempfile.TemporaryDirectory() as tmp:
@@ -105,30 +146,45 @@ def main() -> None:
         configs["plain"].write_text("[mypy]\nalways_true = TYPEDTENSOR_MYPY_PLUGIN\n")
         configs["without"].write_text("[mypy]\n")
         configs["with"].write_text("[mypy]\nplugins = typedtensor_mypy\n")
-        results: dict[tuple[str, str], list[float]] = {
+        if args.skip_overloads:
+            del configs["without"]
+        env = None
+        if args.bytecode == "compiled":
+            env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+            env["PYTHONPYCACHEPREFIX"] = str(work / "pycache")
+        results: dict[tuple[str, str], list[tuple[float, float]]] = {
             (setting, name): [] for setting in ("warm", "cold") for name in configs
         }
         for name, config in configs.items():  # fill each warm cache once (dependencies)
-            write(work / "bench_reductions.py", generate(args.reductions, next(salt)))
-            run_mypy(work, config, work / f"cache-{name}")
+            write(work / "bench_reductions.py", generate(args.reductions, next(salt), args.scope))
+            run_mypy(work, config, work / f"cache-{name}", env)
         # interleave the configurations so that load on the machine hits both alike
         settings = ("warm",) if args.warm_only else ("warm", "cold")
         for run in range(args.runs):
             for setting in settings:
                 for name, config in configs.items():
-                    write(work / "bench_reductions.py", generate(args.reductions, next(salt)))
+                    text = generate(args.reductions, next(salt), args.scope)
+                    write(work / "bench_reductions.py", text)
                     cache = work / (f"cache-{name}" if setting == "warm" else f"cold-{name}-{run}")
-                    results[(setting, name)].append(run_mypy(work, config, cache))
-        print(f"mypy on {args.reductions} reductions, median of {args.runs} runs")
+                    results[(setting, name)].append(run_mypy(work, config, cache, env))
+        print(
+            f"mypy on {args.reductions} reductions ({args.scope} scope, bytecode "
+            f"{args.bytecode}), median of {args.runs} runs"
+        )
         for setting in settings:
-            plain = statistics.median(results[(setting, "plain")])
-            without = statistics.median(results[(setting, "without")])
-            with_ = statistics.median(results[(setting, "with")])
-            print(
-                f"  {setting:>4}: plain signatures {plain:6.2f} s, overloads (no plugin) "
-                f"{without:6.2f} s, plugin {with_:6.2f} s; plugin overhead "
-                f"{with_ / plain:.2f}x, plugin vs overloads {with_ / without:.2f}x"
-            )
+            for i, measure in enumerate(("wall", "cpu")):
+                med = {n: statistics.median(r[i] for r in results[(setting, n)]) for n in configs}
+                line = f"  {setting:>4} {measure:>4}: plain signatures {med['plain']:6.2f} s, "
+                if "without" in configs:
+                    line += f"overloads (no plugin) {med['without']:6.2f} s, "
+                line += f"plugin {med['with']:6.2f} s; plugin overhead "
+                line += f"{med['with'] / med['plain']:.2f}x"
+                if "without" in configs:
+                    line += f", plugin vs overloads {med['with'] / med['without']:.2f}x"
+                print(line)
+            for name in configs:
+                runs = " ".join(f"{w:.2f}/{c:.2f}" for w, c in results[(setting, name)])
+                print(f"        {name:>7} runs (wall/cpu s): {runs}")
 
 
 if __name__ == "__main__":

@@ -42,7 +42,8 @@ class Arg(NamedTuple):
         return self.expr if self.expr is not None else ctx.context
 
 
-_STAR_KINDS: Final = frozenset((ArgKind.ARG_STAR, ArgKind.ARG_STAR2))
+_ARG_STAR: Final = ArgKind.ARG_STAR
+_ARG_STAR2: Final = ArgKind.ARG_STAR2
 _ABSENT: Final = Arg(given=False)
 _OPAQUE: Final = Arg(given=True, opaque=True)
 
@@ -59,9 +60,11 @@ def find_arg(ctx: CallContext, name: str | None, position: int | None = None) ->
     actuals = ctx.args[index] if index < len(ctx.args) else None
     if not actuals:
         return _ABSENT
-    if len(actuals) != 1 or ctx.arg_kinds[index][0] in _STAR_KINDS:
-        return Arg(given=True, expr=actuals[0], opaque=True)
-    return Arg(given=True, type=ctx.arg_types[index][0], expr=actuals[0])
+    kind = ctx.arg_kinds[index][0]
+    # `is`, not `in` a set: hashing an Enum member runs Python code (this is a hot path)
+    if len(actuals) != 1 or kind is _ARG_STAR or kind is _ARG_STAR2:
+        return Arg(True, None, actuals[0], True)
+    return Arg(True, ctx.arg_types[index][0], actuals[0])
 
 
 def literal_value(t: Type | None) -> object:

@@ -19,10 +19,12 @@ from mypy.types import (
 )
 
 from . import _names as names
+from ._reduce_fast import concrete_reduction_dtype, dtype_instance
 from ._rules import rules
 
 __all__ = [
     "Scalar",
+    "concrete_reduction_dtype",
     "dtype_instance",
     "elementwise_result_dtype",
     "reduction_result_dtype",
@@ -31,14 +33,16 @@ __all__ = [
 ]
 
 
-def dtype_instance(api: CheckerPluginInterface, numpy_name: str) -> Type:
-    """``typedtensor._dtypes.float32`` for ``"float32"`` (``Any`` if the class is unavailable)."""
-    return _named(api, names.dtype_class_fullname(numpy_name))
-
-
 def _named(api: CheckerPluginInterface, fullname: str) -> Type:
+    """The class ``fullname`` as an Instance (``Any`` if the class is unavailable)."""
     modules = getattr(api, "modules", None)  # TypeChecker.modules: every loaded module
-    sym = lookup_fully_qualified(fullname, modules) if isinstance(modules, dict) else None
+    if not isinstance(modules, dict):
+        return AnyType(TypeOfAny.special_form)
+    module, _, name = fullname.rpartition(".")
+    tree = modules.get(module)
+    sym = tree.names.get(name) if tree is not None else None  # the direct route, fast
+    if sym is None or not isinstance(sym.node, TypeInfo):
+        sym = lookup_fully_qualified(fullname, modules)
     if sym is not None and isinstance(sym.node, TypeInfo):
         return Instance(sym.node, [])
     return AnyType(TypeOfAny.special_form)  # typedtensor._dtypes is not part of this build
@@ -90,9 +94,12 @@ def _family_of(api: CheckerPluginInterface, distinct: list[str]) -> Type | None:
 
 def reduction_result_dtype(api: CheckerPluginInterface, op: str, dtype: Type) -> Type:
     """Result dtype of reduction ``op`` on ``dtype`` (``Any`` when it cannot be known)."""
+    result = concrete_reduction_dtype(api, op, dtype)
+    if result is not None:
+        return result
     rule = rules.REDUCTIONS[op].dtype_rule
-    result = _summarise(api, dtype, lambda d: rules.result_dtype(rule, d))
-    return result if result is not None else AnyType(TypeOfAny.special_form)
+    summary = _summarise(api, dtype, lambda d: rules.result_dtype(rule, d))
+    return summary if summary is not None else AnyType(TypeOfAny.special_form)
 
 
 def scalar_kind(t: Type) -> str | None:

@@ -13,20 +13,36 @@ from typing import TypeVar, Union
 from mypy.plugin import FunctionContext, MethodContext
 from mypy.types import Type
 
-__all__ = ["guarded"]
+__all__ = ["fallback", "guarded", "self_guarded"]
 
 C = TypeVar("C", bound=Union[FunctionContext, MethodContext])
 
 
 def guarded(hook: Callable[[C], Type]) -> Callable[[C], Type]:
-    """Wrap ``hook`` so that an unexpected exception yields ``ctx.default_return_type``."""
+    """Wrap ``hook`` so that an unexpected exception yields ``ctx.default_return_type``
+    (a hook made by ``self_guarded`` already does that itself and is returned as is)."""
+    if getattr(hook, "_typedtensor_guarded", False):
+        return hook
 
     def run(ctx: C) -> Type:
         try:
             return hook(ctx)
         except Exception:
-            if os.environ.get("TYPEDTENSOR_MYPY_DEBUG"):
-                raise
-            return ctx.default_return_type
+            return fallback(ctx)
 
     return run
+
+
+def self_guarded(hook: Callable[[C], Type]) -> Callable[[C], Type]:
+    """Mark ``hook`` as catching its own exceptions with ``fallback`` (a hot hook saves the
+    wrapper's call: mypy calls it for every matching call in a program)."""
+    hook._typedtensor_guarded = True  # type: ignore[attr-defined]
+    return hook
+
+
+def fallback(ctx: C) -> Type:
+    """Inside an ``except`` block: re-raise under ``TYPEDTENSOR_MYPY_DEBUG``, else mypy's own
+    answer."""
+    if os.environ.get("TYPEDTENSOR_MYPY_DEBUG"):
+        raise  # only ever called while an exception is being handled
+    return ctx.default_return_type

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import hashlib
-import inspect
+import importlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Union
 
 from mypy.nodes import TypeInfo
 from mypy.options import Options
@@ -21,13 +21,8 @@ from mypy.plugin import (
 from mypy.types import FunctionLike, Type
 
 from . import _names as names
-from ._creation import arange_hook, shape_constructor_hook, tensor_hook
-from ._elementwise import binary_function_hook, binary_method_hook, unary_float_hook
 from ._guard import guarded
-from ._reduce_to import reduce_to_hook
-from ._reductions import reduction_hook
 from ._rules import rules
-from ._signatures import single_axis_signature
 
 __all__ = ["TypedTensorPlugin", "VERSION"]
 
@@ -36,32 +31,67 @@ VERSION = "0.1.0"
 #: reductions whose ``axis`` is a single int (a tuple is a ``typedtensor-axis`` error)
 _SINGLE_AXIS = frozenset(name for name, spec in rules.REDUCTIONS.items() if spec.single_axis)
 
+Hook = Callable[[Any], Type]
+SignatureHook = Callable[[Any], FunctionLike]
 
-def _method_table() -> dict[str, Callable[[MethodContext], Type]]:
-    table: dict[str, Callable[[MethodContext], Type]] = {}
+
+class _Deferred:
+    """A hook not built yet: ``module.factory(*args)``, imported on the first call mypy asks
+    for it, so a program that never uses a feature never loads (or compiles) its module."""
+
+    __slots__ = ("args", "factory", "module")
+
+    def __init__(self, module: str, factory: str, *args: object) -> None:
+        self.module, self.factory, self.args = module, factory, args
+
+    def build(self) -> Hook:
+        """Import the feature module and make the (guarded) hook."""
+        mod = importlib.import_module(f"{__package__}.{self.module}")
+        made = getattr(mod, self.factory)
+        hook: Hook = made(*self.args) if self.args else made
+        return guarded(hook)
+
+
+Entry = Union[Hook, _Deferred]
+
+
+def _method_table() -> dict[str, Entry]:
+    """Tensor method name -> hook."""
+    table: dict[str, Entry] = {}
     for op in rules.REDUCTIONS:
-        table[op] = reduction_hook(op, method=True)
-    table["reduce_to"] = reduce_to_hook(None, method=True)
-    table["sum_to"] = reduce_to_hook("sum", method=True)
+        table[op] = _Deferred("_reduce_fast", "reduction_hook", op, True)
+    table["reduce_to"] = _Deferred("_reduce_to", "reduce_to_hook", None, True)
+    table["sum_to"] = _Deferred("_reduce_to", "reduce_to_hook", "sum", True)
     for dunder, (kind, reflected) in names.BINARY_DUNDERS.items():
-        table[dunder] = binary_method_hook(kind, reflected)
+        table[dunder] = _Deferred("_elementwise", "binary_method_hook", kind, reflected)
     return table
 
 
-def _function_table() -> dict[str, Callable[[FunctionContext], Type]]:
-    table: dict[str, Callable[[FunctionContext], Type]] = {}
+def _function_table() -> dict[str, Entry]:
+    """Function full name -> hook."""
+    table: dict[str, Entry] = {}
     for op in rules.REDUCTIONS:
-        table[f"{names.REDUCTIONS_MODULE}.{op}"] = reduction_hook(op, method=False)
-    table[f"{names.REDUCTIONS_MODULE}.reduce_to"] = reduce_to_hook(None, method=False)
-    table[f"{names.REDUCTIONS_MODULE}.sum_to"] = reduce_to_hook("sum", method=False)
+        table[f"{names.REDUCTIONS_MODULE}.{op}"] = _Deferred(
+            "_reduce_fast", "reduction_hook", op, False
+        )
+    table[f"{names.REDUCTIONS_MODULE}.reduce_to"] = _Deferred(
+        "_reduce_to", "reduce_to_hook", None, False
+    )
+    table[f"{names.REDUCTIONS_MODULE}.sum_to"] = _Deferred(
+        "_reduce_to", "reduce_to_hook", "sum", False
+    )
     for fn in names.SHAPE_CONSTRUCTORS:
-        table[f"{names.CREATION_MODULE}.{fn}"] = shape_constructor_hook(fn)
-    table[f"{names.CREATION_MODULE}.arange"] = arange_hook
-    table[f"{names.CREATION_MODULE}.tensor"] = tensor_hook
+        table[f"{names.CREATION_MODULE}.{fn}"] = _Deferred(
+            "_creation", "shape_constructor_hook", fn
+        )
+    table[f"{names.CREATION_MODULE}.arange"] = _Deferred("_creation", "arange_hook")
+    table[f"{names.CREATION_MODULE}.tensor"] = _Deferred("_creation", "tensor_hook")
     for fn in ("maximum", "minimum"):
-        table[f"{names.ELEMENTWISE_MODULE}.{fn}"] = binary_function_hook("maximum")
+        table[f"{names.ELEMENTWISE_MODULE}.{fn}"] = _Deferred(
+            "_elementwise", "binary_function_hook", "maximum"
+        )
     for fn in ("exp", "log", "sqrt"):
-        table[f"{names.ELEMENTWISE_MODULE}.{fn}"] = unary_float_hook
+        table[f"{names.ELEMENTWISE_MODULE}.{fn}"] = _Deferred("_elementwise", "unary_float_hook")
     return table
 
 
@@ -69,7 +99,7 @@ def _fingerprint() -> str:
     """A hash of the shape rules and of this plugin's own sources: editing either (not only
     upgrading the package) invalidates mypy's cache."""
     digest = hashlib.sha256()
-    files = [Path(inspect.getfile(rules)), *sorted(Path(__file__).parent.glob("*.py"))]
+    files = [Path(str(rules.__file__)), *sorted(Path(__file__).parent.glob("*.py"))]
     for path in files:
         try:
             digest.update(path.read_bytes())
@@ -102,8 +132,12 @@ class TypedTensorPlugin(Plugin):
     def __init__(self, options: Options) -> None:
         super().__init__(options)
         _enable_always_true_name(options)
-        self._methods = {k: guarded(v) for k, v in _method_table().items()}
-        self._functions = {k: guarded(v) for k, v in _function_table().items()}
+        self._methods = _method_table()
+        self._functions = _function_table()
+        # mypy asks for a hook at every call: answers that cannot change are kept by full
+        # name, so the common question is one dict lookup
+        self._method_answers: dict[str, Hook | None] = {}
+        self._signature_answers: dict[str, SignatureHook | None] = {}
         self._fingerprint = _fingerprint()
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
@@ -112,20 +146,33 @@ class TypedTensorPlugin(Plugin):
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         """Tensor's reductions and operators, also reached through subclasses of Tensor."""
+        answers = self._method_answers
+        if fullname in answers:
+            return answers[fullname]
         cls, _, method = fullname.rpartition(".")
-        hook = self._methods.get(method)
-        if hook is None:
+        if method not in self._methods or cls.startswith("builtins."):
+            answers[fullname] = None  # no hook by that name / `1 + 2`: never a Tensor
             return None
-        return hook if self._defined_by_tensor(cls, method) else None
+        if cls != names.TENSOR:  # a subclass of Tensor? (not kept: classes can change)
+            return self._resolve(self._methods, method) if self._inherits(cls, method) else None
+        hook = answers[fullname] = self._resolve(self._methods, method)
+        return hook
 
     def get_method_signature_hook(
         self, fullname: str
     ) -> Callable[[MethodSigContext], FunctionLike] | None:
         """``argmax``/``argmin`` with a tuple axis: one precise error instead of two."""
+        answers = self._signature_answers
+        if fullname in answers:
+            return answers[fullname]
         cls, _, method = fullname.rpartition(".")
-        if method not in _SINGLE_AXIS or not self._defined_by_tensor(cls, method):
+        if method not in _SINGLE_AXIS or cls.startswith("builtins."):
+            answers[fullname] = None
             return None
-        return single_axis_signature
+        if cls != names.TENSOR:
+            return _single_axis_signature() if self._inherits(cls, method) else None
+        hook = answers[fullname] = _single_axis_signature()
+        return hook
 
     def get_function_signature_hook(
         self, fullname: str
@@ -133,14 +180,25 @@ class TypedTensorPlugin(Plugin):
         """The functional ``tt.argmax``/``tt.argmin``, as for the methods."""
         module, _, fn = fullname.rpartition(".")
         if module == names.REDUCTIONS_MODULE and fn in _SINGLE_AXIS:
-            return single_axis_signature
+            return _single_axis_signature()
         return None
 
-    def _defined_by_tensor(self, cls: str, method: str) -> bool:
-        if cls == names.TENSOR:
-            return True
-        if cls.startswith("builtins."):  # `1 + 2`, `a == b` on builtins: never a Tensor
-            return False
+    def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+        """``typedtensor.reductions.*``, the constructors and ``maximum``/``minimum``."""
+        if fullname not in self._functions:
+            return None
+        return self._resolve(self._functions, fullname)
+
+    @staticmethod
+    def _resolve(table: dict[str, Entry], key: str) -> Hook:
+        """The hook in ``table[key]``, built (and stored back) on first use."""
+        entry = table[key]
+        if isinstance(entry, _Deferred):
+            entry = table[key] = entry.build()
+        return entry
+
+    def _inherits(self, cls: str, method: str) -> bool:
+        """Whether class ``cls`` gets ``method`` from Tensor (a subclass that keeps it)."""
         sym = self.lookup_fully_qualified(cls)
         node = sym.node if sym is not None else None
         if not isinstance(node, TypeInfo):
@@ -148,6 +206,8 @@ class TypedTensorPlugin(Plugin):
         owner = node.get_containing_type_info(method)
         return owner is not None and owner.fullname == names.TENSOR
 
-    def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
-        """``typedtensor.reductions.*``, the constructors and ``maximum``/``minimum``."""
-        return self._functions.get(fullname)
+
+def _single_axis_signature() -> SignatureHook:
+    from ._signatures import single_axis_signature
+
+    return single_axis_signature

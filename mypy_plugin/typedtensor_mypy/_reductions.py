@@ -3,14 +3,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from mypy.nodes import Context
-from mypy.types import AnyType, Instance, Type, get_proper_type
+from mypy.types import (
+    AnyType,
+    Instance,
+    Type,
+    get_proper_type,
+)
 
 from . import errorcodes
 from ._args import UNKNOWN, Arg, CallContext, arg_value, find_arg, literal_number
 from ._dtypes import reduction_result_dtype
+from ._reduce_fast import get_plan, reduction_hook
 from ._rules import rules
 from ._tensortypes import (
     Shape,
@@ -26,19 +30,8 @@ from ._tensortypes import (
 
 __all__ = ["check_out", "receiver", "reduce_dims", "reduction_hook", "report_rule_error"]
 
-#: axis defaults that are not ``None``
-_DEFAULT_AXIS = {"l2_normalize": -1}
 #: an axis of unknown value, known to be one int (so the rank drops by exactly one)
 _ONE_INT = object()
-
-
-def reduction_hook(op: str, method: bool) -> Callable[[CallContext], Type]:
-    """The hook for reduction ``op`` as a Tensor method or as a module function."""
-
-    def hook(ctx: CallContext) -> Type:
-        return _reduce(ctx, op, method)
-
-    return hook
 
 
 def receiver(ctx: CallContext, method: bool) -> TensorView | None:
@@ -67,16 +60,22 @@ def _axis_value(arg: Arg, default: object) -> object:
     return value
 
 
-def _reduce(ctx: CallContext, op: str, method: bool) -> Type:
+def _reduce(
+    ctx: CallContext,
+    op: str,
+    method: bool,
+    spec: rules.ReductionSpec,
+    default_axis: int | None,
+    has_correction: bool,
+) -> Type:
     view = receiver(ctx, method)
     if view is None:
         return ctx.default_return_type
-    spec = rules.REDUCTIONS[op]
     dtype = reduction_result_dtype(ctx.api, op, view.dtype)
-    if "correction" in spec.params:
+    if has_correction:
         _check_correction(ctx)
     axis_arg = find_arg(ctx, "axis")
-    axis = _axis_value(axis_arg, _DEFAULT_AXIS.get(op))
+    axis = _axis_value(axis_arg, default_axis)
     keepdims: object = False
     if spec.keepdims:
         keepdims = arg_value(find_arg(ctx, "keepdims"), False)
@@ -109,13 +108,16 @@ def reduce_dims(
             return Shape(tuple(any_dim() for _ in shape.prefix[1:]))
         return Shape((), unknown_star(ctx.api))
     if shape.exact:
-        one: Type = literal_dim(ctx.api, 1) if keepdims else any_dim()  # unused unless kept
         try:
-            dims = rules.reduce_shape(shape.prefix, axis, bool(keepdims), one, single=single)
+            plan = get_plan(len(shape.prefix), axis, bool(keepdims), single)
         except rules.RuleError as err:
             report_rule_error(ctx, err, anchor)
             return None
-        return Shape(tuple(dims)) if known_keepdims else Shape((), unknown_star(ctx.api))
+        if not known_keepdims:
+            return Shape((), unknown_star(ctx.api))
+        one = literal_dim(ctx.api, 1) if plan.needs_one else any_dim()  # any_dim: unused
+        items = (*shape.prefix, one)
+        return Shape(tuple(items[i] for i in plan.take))
     return _reduce_partial(ctx, shape, axis, keepdims, single, anchor)
 
 

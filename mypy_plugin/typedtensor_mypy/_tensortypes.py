@@ -113,6 +113,10 @@ def _tensor_instance(t: Type) -> Instance | None:
 
 def as_tensor(t: Type) -> TensorView | None:
     """Take a Tensor type (or a subclass, or a TypeVar bound to one) apart; ``None`` otherwise."""
+    if type(t) is Instance and t.type.fullname == names.TENSOR:  # the common case, fast
+        args = t.args
+        if args and not any(isinstance(d, UnpackType) for d in args):
+            return TensorView(t.type, args[0], Shape(tuple(args[1:])))
     inst = _tensor_instance(t)
     if inst is None or not inst.args:
         return None
@@ -136,6 +140,8 @@ def as_tensor(t: Type) -> TensorView | None:
 
 def make_tensor(info: TypeInfo, dtype: Type, shape: Shape) -> Instance:
     """Build ``Tensor[dtype, *shape]``."""
+    if shape.star is None and not shape.suffix:
+        return Instance(info, [dtype, *shape.prefix])
     return Instance(info, [dtype, *shape.items])
 
 

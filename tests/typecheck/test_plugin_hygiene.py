@@ -267,3 +267,25 @@ def test_errors_are_anchored_at_the_offending_argument(tmp_path: Path) -> None:
         11: (col(11, "(1, 7)"), "typedtensor-shape"),
         12: (col(12, "s.l2_normalize()"), "typedtensor-axis"),  # a default axis: the call
     }, result.stdout
+
+
+def test_a_failing_hook_falls_back_or_raises_under_debug(monkeypatch: pytest.MonkeyPatch) -> None:
+    from types import SimpleNamespace
+
+    from typedtensor_mypy import _reduce_fast
+    from typedtensor_mypy._guard import guarded
+
+    def broken(*args: object) -> None:
+        raise RuntimeError("hook bug")
+
+    monkeypatch.setattr(_reduce_fast, "_fast_reduce", broken)
+    ctx = SimpleNamespace(default_return_type="mypy's own answer")
+    hooks = [guarded(broken), _reduce_fast.reduction_hook("sum", method=True)]
+    assert guarded(hooks[1]) is hooks[1]  # guards itself: no second wrapper
+    monkeypatch.delenv("TYPEDTENSOR_MYPY_DEBUG", raising=False)
+    for hook in hooks:
+        assert hook(ctx) == "mypy's own answer"  # type: ignore[arg-type]
+    monkeypatch.setenv("TYPEDTENSOR_MYPY_DEBUG", "1")
+    for hook in hooks:
+        with pytest.raises(RuntimeError, match="hook bug"):
+            hook(ctx)  # type: ignore[arg-type]
