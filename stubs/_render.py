@@ -698,6 +698,7 @@ def render_call_classes(
         ' (pyright view)."""',
         "",
     ]
+    overloads = 0
     for form in variadic_forms(spec):
         if form.axis != "None" or spec.keeps_shape:
             continue
@@ -705,7 +706,9 @@ def render_call_classes(
         lines.append("    @overload")
         result = _tensor("_R_co", form.result or ())
         lines.append(f"    def __call__({render_params(op_params)}) -> {result}: ...")
-    lines.append("    @overload")
+        overloads += 1
+    if overloads:  # a single signature (shape-keeping reductions) is a plain def
+        lines.append("    @overload")
     lines.append(f"    def __call__({render_params(params)}) -> {unknown}: ...")
     classes.append("\n".join(lines) + "\n")
     return "\n".join(classes), names

@@ -4014,7 +4014,6 @@ class _L2NormalizeCallN(Generic[_R_co, _F_co]):
 class _L2NormalizeCallU(Generic[_R_co]):
     """``l2_normalize`` (and reductions sharing its signature) bound to a tensor whose dims are partly unknown (``*tuple[Any, ...]``): the dtype is known, the shape is not (pyright view)."""
 
-    @overload
     def __call__(self, axis: Axis = -1, eps: float = 1e-12, variant: L2Variant = "tensorflow", *, out: AnyTensor | None = None) -> Tensor[_R_co, Unpack[tuple[Any, ...]]]: ...
 
 class _L2NormalizeRank:
