@@ -183,8 +183,8 @@ def _stage_acc(x3: Array, op: int, p: float, zc: Any, zt: Any) -> Array:
     norm = op in _NORM_FAMILY  # the norm loops live in kernels of their own (compile time)
     if _narrow(o, r, i):
         acc: Array = np.empty(o, zt_t)
-        nk = (kern.nrm_n, kern.nrm_n_par) if norm else (kern.acc_n, kern.acc_n_par)
-        _launch(*nk, par, x3.reshape(o, r), acc, op, p, zc, _rb(r, 1))
+        fam = True if norm else None  # None: numba compiles the sum family only
+        _launch(kern.acc_n, kern.acc_n_par, par, x3.reshape(o, r), acc, op, p, zc, _rb(r, 1), fam)
         return acc.reshape(o, 1)
     if i == 1:
         ns = _segments(o, r, 1, par, 1 << 14)

@@ -1110,68 +1110,49 @@ def lse_v_par(x: Any, pm: Any, ps: Any, z0: Any, wb: int) -> None:
 # reduced by the vertical task bodies, SIMD across rows. Separate entry points, so the
 # horizontal kernels do not compile this code; ``z`` (an int64 zero, not a literal) makes the
 # vertical task calls share the vertical kernels' compiled signatures.
-@njit(fastmath=FM)
-def _acc_n_task(x: Any, part: Any, op: int, p: float, zc: Any, t: int, rb: int) -> None:
+@njit(fastmath=FM, inline="always")
+def _n_span(x: Any, t: int, rb: int) -> Any:
+    """Rows [r0, r1) of narrow task t, their count, and an int64 zero that is not a literal."""
     r0 = t * rb
     r1 = min(x.shape[0], r0 + rb)
-    w = r1 - r0
-    z = t - t
+    return r0, r1, r1 - r0, t - t
+
+
+@njit(fastmath=FM)
+def _acc_n_task(x: Any, part: Any, op: int, p: float, zc: Any, t: int, rb: int,
+                norm: Any) -> None:  # fmt: skip
+    # ``norm`` None: the sum family; True: the norm family. numba prunes the other branch at
+    # compile time (an ``is None`` test on an argument), so each family compiles on its own.
+    r0, r1, w, z = _n_span(x, t, rb)
     acc = np.empty((1, 1, w), part.dtype)
-    _acc_v_task(_tr(x, r0, r1), acc, op, p, zc, z, z + 1, w)
-    for i in range(w):
-        part[r0 + i] = acc[0, 0, i]
+    if norm is None:
+        _acc_v_task(_tr(x, r0, r1), acc, op, p, zc, z, z + 1, w)
+    else:
+        _nrm_v_task(_tr(x, r0, r1), acc, op, p, zc, z, z + 1, w)
+    part[r0:r1] = acc[0, 0]
 
 
 @njit(cache=CACHE)
-def acc_n(x: Any, part: Any, op: int, p: float, zc: Any, rb: int) -> None:
-    """part[r] = op-accumulate of the short row r of x (O, R); serial."""
+def acc_n(x: Any, part: Any, op: int, p: float, zc: Any, rb: int, norm: Any) -> None:
+    """part[r] = op-accumulate of the short row r of x (O, R); ``norm``: None for the sum
+    family (SUM, PROD, NNZ), True for the norm family; serial."""
     for t in range(-(-x.shape[0] // rb)):
-        _acc_n_task(x, part, op, p, zc, t, rb)
+        _acc_n_task(x, part, op, p, zc, t, rb, norm)
 
 
 @njit(cache=CACHE, parallel=True)
-def acc_n_par(x: Any, part: Any, op: int, p: float, zc: Any, rb: int) -> None:
+def acc_n_par(x: Any, part: Any, op: int, p: float, zc: Any, rb: int, norm: Any) -> None:
     """acc_n over blocks of rows in parallel."""
     for t in prange(-(-x.shape[0] // rb)):
-        _acc_n_task(x, part, op, p, zc, t, rb)
-
-
-@njit(fastmath=FM)
-def _nrm_n_task(x: Any, part: Any, op: int, p: float, zc: Any, t: int, rb: int) -> None:
-    r0 = t * rb
-    r1 = min(x.shape[0], r0 + rb)
-    w = r1 - r0
-    z = t - t
-    acc = np.empty((1, 1, w), part.dtype)
-    _nrm_v_task(_tr(x, r0, r1), acc, op, p, zc, z, z + 1, w)
-    for i in range(w):
-        part[r0 + i] = acc[0, 0, i]
-
-
-@njit(cache=CACHE)
-def nrm_n(x: Any, part: Any, op: int, p: float, zc: Any, rb: int) -> None:
-    """acc_n for the norm family (SUMABS, SUMSQ, SUMPOW); serial."""
-    for t in range(-(-x.shape[0] // rb)):
-        _nrm_n_task(x, part, op, p, zc, t, rb)
-
-
-@njit(cache=CACHE, parallel=True)
-def nrm_n_par(x: Any, part: Any, op: int, p: float, zc: Any, rb: int) -> None:
-    """nrm_n in parallel."""
-    for t in prange(-(-x.shape[0] // rb)):
-        _nrm_n_task(x, part, op, p, zc, t, rb)
+        _acc_n_task(x, part, op, p, zc, t, rb, norm)
 
 
 @njit(fastmath=FM)
 def _ext_n_task(x: Any, part: Any, ismax: bool, t: int, rb: int) -> None:
-    r0 = t * rb
-    r1 = min(x.shape[0], r0 + rb)
-    w = r1 - r0
-    z = t - t
+    r0, r1, w, z = _n_span(x, t, rb)
     acc = np.empty((1, 1, w), part.dtype)
     _ext_v_task(_tr(x, r0, r1), acc, ismax, z, z + 1, w)
-    for i in range(w):
-        part[r0 + i] = acc[0, 0, i]
+    part[r0:r1] = acc[0, 0]
 
 
 @njit(cache=CACHE)
@@ -1190,16 +1171,12 @@ def ext_n_par(x: Any, part: Any, ismax: bool, rb: int) -> None:
 
 @njit(fastmath=FM)
 def _arg_n_task(x: Any, pval: Any, pidx: Any, ismax: bool, zi: Any, t: int, rb: int) -> None:
-    r0 = t * rb
-    r1 = min(x.shape[0], r0 + rb)
-    w = r1 - r0
-    z = t - t
+    r0, r1, w, z = _n_span(x, t, rb)
     bv = np.empty((1, 1, w), pval.dtype)
     bi = np.empty((1, 1, w), pidx.dtype)
     _arg_v_task(_tr(x, r0, r1), bv, bi, ismax, zi, z, z + 1, w)
-    for i in range(w):
-        pval[r0 + i] = bv[0, 0, i]
-        pidx[r0 + i] = bi[0, 0, i]
+    pval[r0:r1] = bv[0, 0]
+    pidx[r0:r1] = bi[0, 0]
 
 
 @njit(cache=CACHE)
@@ -1218,16 +1195,12 @@ def arg_n_par(x: Any, pval: Any, pidx: Any, ismax: bool, zi: Any, rb: int) -> No
 
 @njit(fastmath=FM)
 def _var_n_task(x: Any, pmean: Any, pm2: Any, t: int, rb: int) -> None:
-    r0 = t * rb
-    r1 = min(x.shape[0], r0 + rb)
-    w = r1 - r0
-    z = t - t
+    r0, r1, w, z = _n_span(x, t, rb)
     bm = np.empty((1, 1, w))
     b2 = np.empty((1, 1, w))
     _var_v_task(_tr(x, r0, r1), bm, b2, z, z + 1, w)
-    for i in range(w):
-        pmean[r0 + i] = bm[0, 0, i]
-        pm2[r0 + i] = b2[0, 0, i]
+    pmean[r0:r1] = bm[0, 0]
+    pm2[r0:r1] = b2[0, 0]
 
 
 @njit(cache=CACHE)
@@ -1246,16 +1219,12 @@ def var_n_par(x: Any, pmean: Any, pm2: Any, rb: int) -> None:
 
 @njit(fastmath=FM)
 def _lse_n_task(x: Any, pm: Any, ps: Any, z0: Any, t: int, rb: int) -> None:
-    r0 = t * rb
-    r1 = min(x.shape[0], r0 + rb)
-    w = r1 - r0
-    z = t - t
+    r0, r1, w, z = _n_span(x, t, rb)
     bm = np.empty((1, 1, w))
     bs = np.empty((1, 1, w))
     _lse_v_task(_tr(x, r0, r1), bm, bs, z0, z, z + 1, w)
-    for i in range(w):
-        pm[r0 + i] = bm[0, 0, i]
-        ps[r0 + i] = bs[0, 0, i]
+    pm[r0:r1] = bm[0, 0]
+    ps[r0:r1] = bs[0, 0]
 
 
 @njit(cache=CACHE)
