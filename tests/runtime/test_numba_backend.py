@@ -246,7 +246,13 @@ def parallel(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.usefixtures("parallel")
 @pytest.mark.parametrize(
     ("shape", "axes"),
-    [((3, 70000), (1,)), ((2, 3000, 5), (1,)), ((40000,), (0,)), ((5, 6, 2100), (0, 2))],
+    [
+        ((3, 70000), (1,)),
+        ((2, 3000, 5), (1,)),
+        ((40000,), (0,)),
+        ((5, 6, 2100), (0, 2)),
+        ((5000, 4), (1,)),  # short rows: the parallel narrow kernels
+    ],
 )
 @pytest.mark.parametrize(
     ("op", "params"),
