@@ -1129,7 +1129,8 @@ def _acc_n_task(x: Any, part: Any, op: int, p: float, zc: Any, t: int, rb: int,
         _acc_v_task(_tr(x, r0, r1), acc, op, p, zc, z, z + 1, w)
     else:
         _nrm_v_task(_tr(x, r0, r1), acc, op, p, zc, z, z + 1, w)
-    part[r0:r1] = acc[0, 0]
+    for i in range(w):  # a loop: a slice assignment costs seconds of compile
+        part[r0 + i] = acc[0, 0, i]
 
 
 @njit(cache=CACHE)
@@ -1152,7 +1153,8 @@ def _ext_n_task(x: Any, part: Any, ismax: bool, t: int, rb: int) -> None:
     r0, r1, w, z = _n_span(x, t, rb)
     acc = np.empty((1, 1, w), part.dtype)
     _ext_v_task(_tr(x, r0, r1), acc, ismax, z, z + 1, w)
-    part[r0:r1] = acc[0, 0]
+    for i in range(w):  # a loop: a slice assignment costs seconds of compile
+        part[r0 + i] = acc[0, 0, i]
 
 
 @njit(cache=CACHE)
@@ -1175,8 +1177,9 @@ def _arg_n_task(x: Any, pval: Any, pidx: Any, ismax: bool, zi: Any, t: int, rb: 
     bv = np.empty((1, 1, w), pval.dtype)
     bi = np.empty((1, 1, w), pidx.dtype)
     _arg_v_task(_tr(x, r0, r1), bv, bi, ismax, zi, z, z + 1, w)
-    pval[r0:r1] = bv[0, 0]
-    pidx[r0:r1] = bi[0, 0]
+    for i in range(w):  # a loop: a slice assignment costs seconds of compile
+        pval[r0 + i] = bv[0, 0, i]
+        pidx[r0 + i] = bi[0, 0, i]
 
 
 @njit(cache=CACHE)
@@ -1199,8 +1202,9 @@ def _var_n_task(x: Any, pmean: Any, pm2: Any, t: int, rb: int) -> None:
     bm = np.empty((1, 1, w))
     b2 = np.empty((1, 1, w))
     _var_v_task(_tr(x, r0, r1), bm, b2, z, z + 1, w)
-    pmean[r0:r1] = bm[0, 0]
-    pm2[r0:r1] = b2[0, 0]
+    for i in range(w):  # a loop: a slice assignment costs seconds of compile
+        pmean[r0 + i] = bm[0, 0, i]
+        pm2[r0 + i] = b2[0, 0, i]
 
 
 @njit(cache=CACHE)
@@ -1223,8 +1227,9 @@ def _lse_n_task(x: Any, pm: Any, ps: Any, z0: Any, t: int, rb: int) -> None:
     bm = np.empty((1, 1, w))
     bs = np.empty((1, 1, w))
     _lse_v_task(_tr(x, r0, r1), bm, bs, z0, z, z + 1, w)
-    pm[r0:r1] = bm[0, 0]
-    ps[r0:r1] = bs[0, 0]
+    for i in range(w):  # a loop: a slice assignment costs seconds of compile
+        pm[r0 + i] = bm[0, 0, i]
+        ps[r0 + i] = bs[0, 0, i]
 
 
 @njit(cache=CACHE)
