@@ -458,13 +458,19 @@ def _arg(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any, ismax: boo
     return _finish(c, a, axes, keepdims, dtype, pi)
 
 
+def _index_zero(x3: Array, rows: int) -> Any:
+    """The vertical argmax's running row index type: float32 (vectorises beside 4-byte data)
+    while it counts ``rows`` exactly, else float64."""
+    return np.float32(0) if x3.itemsize <= 4 and rows < (1 << 24) else np.float64(0)
+
+
 def _stage_arg(x3: Array, ismax: bool) -> tuple[Array, Array]:
     o, r, i = x3.shape
     par = _parallel(x3.size)
     if _narrow(o, r, i):
         av: Array = np.empty(o, x3.dtype)
         ai: Array = np.empty(o, np.int64)
-        zi = np.float32(0) if x3.itemsize <= 4 else np.float64(0)
+        zi = _index_zero(x3, r)
         _launch(kern.arg_n, kern.arg_n_par, par, x3.reshape(o, r), av, ai, ismax, zi, _rb(r, 1))
         return av.reshape(o, 1), ai.reshape(o, 1)
     if i == 1:
@@ -477,8 +483,7 @@ def _stage_arg(x3: Array, ismax: bool) -> tuple[Array, Array]:
         wb = min(i, _WB)
         ns = _segments(o, r, -(-i // wb), par, 64)
         pv, pi = np.empty((o, ns, i), x3.dtype), np.empty((o, ns, i), np.int64)
-        seg = -(-r // ns)
-        zi = np.float32(0) if x3.itemsize <= 4 and seg < (1 << 24) else np.float64(0)
+        zi = _index_zero(x3, -(-r // ns))
         _launch(kern.arg_v, kern.arg_v_par, par, x3, pv, pi, ismax, zi, wb)
     if ns == 1:
         return pv.reshape(o, i), pi.reshape(o, i)

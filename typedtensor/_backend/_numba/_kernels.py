@@ -644,8 +644,8 @@ def ext_v_par(x: Any, part: Any, ismax: bool, wb: int) -> None:
 
 # ----------------------------------------------------------------------------- argmax / argmin
 @njit(fastmath=FM, inline="always")
-def _find_argmax(seg: Any, m: Any, c0: int) -> Any:
-    """First index of the NaN (m is NaN) or of m in a chunk whose max is m."""
+def _find_first(seg: Any, m: Any, c0: int) -> Any:
+    """First index of the NaN (m is NaN) or of m in a chunk whose max (min) is m."""
     if m != m:
         for i in range(seg.shape[0]):
             if seg[i] != seg[i]:
@@ -657,65 +657,26 @@ def _find_argmax(seg: Any, m: Any, c0: int) -> Any:
 
 
 @njit(fastmath=FM, inline="always")
-def _h_argmax(row: Any) -> Any:
-    """(value, first index) of the max of a row; the first NaN wins, as numpy. One vectorised
-    max pass per L1 chunk; the chunk is searched again only when it beats the best so far."""
+def _h_arg(row: Any, ismax: bool) -> Any:
+    """(value, first index) of the max (min) of a row; the first NaN wins, as numpy. One
+    vectorised max (min) pass per L1 chunk; the chunk is searched again only when it beats the
+    best so far."""
     n = row.shape[0]
-    if n <= CH:
-        m = _h_max(row)
-        return m, _find_argmax(row, m, 0)
-    seg = row[0:CH]
-    best = _h_max(seg)
-    bi = _find_argmax(seg, best, 0)
+    c1 = min(CH, n)
+    seg = row[0:c1]
+    best = _h_max(seg) if ismax else _h_min(seg)
+    bi = _find_first(seg, best, 0)
     if best != best:
         return best, bi
     for ci in range(1, (n + CH - 1) // CH):
         c0 = ci * CH
         seg = row[c0 : min(c0 + CH, n)]
-        m = _h_max(seg)
+        m = _h_max(seg) if ismax else _h_min(seg)
         if m != m:
-            return m, _find_argmax(seg, m, c0)
-        if m > best:
+            return m, _find_first(seg, m, c0)
+        if (m > best) if ismax else (m < best):
             best = m
-            bi = _find_argmax(seg, m, c0)
-    return best, bi
-
-
-@njit(fastmath=FM, inline="always")
-def _find_argmin(seg: Any, m: Any, c0: int) -> Any:
-    """First index of the NaN (m is NaN) or of m in a chunk whose min is m."""
-    if m != m:
-        for i in range(seg.shape[0]):
-            if seg[i] != seg[i]:
-                return c0 + i
-    for i in range(seg.shape[0]):
-        if seg[i] == m:
-            return c0 + i
-    return c0
-
-
-@njit(fastmath=FM, inline="always")
-def _h_argmin(row: Any) -> Any:
-    """(value, first index) of the min of a row; the first NaN wins, as numpy. One vectorised
-    min pass per L1 chunk; the chunk is searched again only when it beats the best so far."""
-    n = row.shape[0]
-    if n <= CH:
-        m = _h_min(row)
-        return m, _find_argmin(row, m, 0)
-    seg = row[0:CH]
-    best = _h_min(seg)
-    bi = _find_argmin(seg, best, 0)
-    if best != best:
-        return best, bi
-    for ci in range(1, (n + CH - 1) // CH):
-        c0 = ci * CH
-        seg = row[c0 : min(c0 + CH, n)]
-        m = _h_min(seg)
-        if m != m:
-            return m, _find_argmin(seg, m, c0)
-        if m < best:
-            best = m
-            bi = _find_argmin(seg, m, c0)
+            bi = _find_first(seg, m, c0)
     return best, bi
 
 
@@ -728,16 +689,10 @@ def _arg_h_task(x: Any, pval: Any, pidx: Any, ismax: bool, t: int, ns: int, rb: 
     hi = ((s + 1) * n) // ns
     r0 = blk * rb
     r1 = min(x.shape[0], r0 + rb)
-    if ismax:
-        for r in range(r0, r1):
-            v, k = _h_argmax(x[r, lo:hi])
-            pval[r, s] = v
-            pidx[r, s] = lo + k
-    else:
-        for r in range(r0, r1):
-            v, k = _h_argmin(x[r, lo:hi])
-            pval[r, s] = v
-            pidx[r, s] = lo + k
+    for r in range(r0, r1):
+        v, k = _h_arg(x[r, lo:hi], ismax)
+        pval[r, s] = v
+        pidx[r, s] = lo + k
 
 
 @njit(cache=CACHE)
