@@ -11,19 +11,9 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-DTYPES = [
-    "bool",
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-    "uint8",
-    "uint16",
-    "uint32",
-    "uint64",
-    "float32",
-    "float64",
-]
+from typedtensor._shape_rules import DTYPE_NAMES
+
+DTYPES = list(DTYPE_NAMES)
 FLOATS = ["float32", "float64"]
 LAYOUTS = ["C", "F", "negative", "broadcast", "strided"]
 
