@@ -9,7 +9,8 @@ Both sides run through the backend entry point ``reduce(op, a, axes, keepdims, d
 "numpy" is typedtensor's reference backend (plain numpy calls: ``np.sum``, ``np.var``, the
 max/exp/sum/log logsumexp, ``sqrt(sum(x*x))`` ...), "numba" the default backend. GB/s counts the
 input bytes read once. Each figure is the median of ``--repeat`` timed calls after one warm-up
-call (which also compiles the kernel). The machine is shared: rerun the cases that matter.
+call (which also compiles the kernel); numpy's and numba's calls alternate. The machine is
+shared: rerun the cases that matter.
 """
 
 from __future__ import annotations
@@ -64,14 +65,18 @@ def _shape(base: tuple[int, ...], dtype: np.dtype[Any], scale: float) -> tuple[i
     return (lead, *base[1:])
 
 
-def _time(fn: Any, repeat: int) -> float:
-    fn()  # warm-up (compiles on the first call of a signature)
-    times = []
+def _time_pair(f_np: Any, f_nb: Any, repeat: int) -> tuple[float, float]:
+    """Median times of numpy and numba, timed alternately (np, nb, np, nb, ...) so that the
+    machine's bandwidth, which drifts from one minute to the next, weighs on both alike."""
+    f_np()  # warm-up
+    f_nb()  # warm-up (compiles on the first call of a signature)
+    t_np, t_nb = [], []
     for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+        for fn, times in ((f_np, t_np), (f_nb, t_nb)):
+            t0 = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - t0)
+    return statistics.median(t_np), statistics.median(t_nb)
 
 
 def run(
@@ -108,8 +113,7 @@ def run(
                 ) -> Any:
                     return backend.reduce(op, a, axes, False, out_dtype, **params)
 
-                t_np = _time(lambda: call(np_backend), repeat)
-                t_nb = _time(lambda: call(nb_backend), repeat)
+                t_np, t_nb = _time_pair(lambda: call(np_backend), lambda: call(nb_backend), repeat)
                 row = {
                     "op": oname,
                     "layout": lname,

@@ -113,3 +113,48 @@ def test_reductions_from_a_thread_pool(monkeypatch: pytest.MonkeyPatch) -> None:
     for a, (s, m) in zip(arrays, results, strict=True):
         assert s == pytest.approx(float(a.sum()), rel=1e-12)
         assert m == pytest.approx(float(a.max(axis=0).sum()), rel=1e-12)
+
+
+_LOAD_PROBE = """
+import sys
+import numpy as np
+from typedtensor._backend import _numba as nb
+from typedtensor._backend._numba import _kernels as K
+rng = np.random.default_rng(5)
+a = rng.standard_normal((70, 100)).astype(np.float32)   # vertical: scratch rows (_full, _copy)
+n = rng.standard_normal((2048, 3))                       # short rows: blocks transposed (_empty)
+p = rng.standard_normal((600, 512))                      # parallel (forced)
+f32 = np.dtype(np.float32)
+f64 = np.dtype(np.float64)
+got = [
+    nb.reduce("logsumexp", a, (0,), False, f32),
+    nb.reduce("sum", a, (0,), False, f32),
+    nb.reduce("var", n, (1,), False, f64, correction=0),
+    nb.reduce("sum", p, (0,), False, f64),
+]
+want = [
+    np.log(np.exp(a.astype(np.float64)).sum(axis=0)),
+    a.sum(axis=0, dtype=np.float64),
+    n.var(axis=1),
+    p.sum(axis=0),
+]
+for g, w in zip(got, want):
+    assert g.shape == w.shape, (g.shape, w.shape)
+    assert np.allclose(g, w, rtol=1e-5), (g, w)
+print(sum(sum(d.stats.cache_hits.values()) for d in (K.lse_v, K.acc_v, K.var_n, K.acc_v_par)))
+print(sum(sum(d.stats.cache_misses.values()) for d in (K.lse_v, K.acc_v, K.var_n, K.acc_v_par)))
+print("numba.np.arrayobj" in sys.modules)
+"""
+
+
+def test_cached_kernels_load_without_numba_registry_setup(tmp_path: Path) -> None:
+    """A new process loads cached kernels (scratch allocations and a parallel one included) and
+    gets numpy's answers without numba's typing/lowering set-up (``numba.np.arrayobj`` is one of
+    the modules that set-up imports): the warm first call stays a fraction of that set-up."""
+    env = {"TYPEDTENSOR_NUMBA_CACHE_DIR": str(tmp_path), "TYPEDTENSOR_NUMBA_PARALLEL": "1"}
+    cold = _run(_LOAD_PROBE, **env)
+    assert cold.returncode == 0, cold.stderr
+    assert cold.stdout.split() == ["0", "4", "True"], cold.stdout  # compiled: set-up done
+    warm = _run(_LOAD_PROBE, **env)
+    assert warm.returncode == 0, warm.stderr
+    assert warm.stdout.split() == ["4", "0", "False"], warm.stdout

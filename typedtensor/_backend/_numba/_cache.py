@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numba
 from numba.core import caching
+from numba.core.runtime.nrt import rtsys
 
-__all__ = ["CACHE", "CACHE_DIR"]
+__all__ = ["CACHE", "CACHE_DIR", "kernel"]
 
 _HERE = Path(__file__).resolve().parent
 _SOURCES = ("_kernels.py", "_cache.py")
@@ -66,3 +68,35 @@ class _Locator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
 
 if _Locator not in caching.CacheImpl._locator_classes:
     caching.CacheImpl._locator_classes.insert(0, _Locator)
+
+
+class _FastLoadCache(caching.FunctionCache):
+    """numba's function cache, minus the full target set-up before a load.
+
+    numba's ``load_overload`` first calls ``target_context.refresh()``, which imports and
+    installs every typing and lowering registry (~70 ms, most of a new process's first call);
+    a cached kernel needs none of them to run, only the NRT (its allocations). A cache miss
+    compiles, and numba's compiler refreshes the context itself.
+    """
+
+    def load_overload(self, sig: Any, target_context: Any) -> Any:
+        rtsys.initialize(target_context)
+        with self._guard_against_spurious_io_errors():
+            return self._load_overload(sig, target_context)  # type: ignore[no-untyped-call]
+
+
+_FAST_LOAD = all(
+    hasattr(caching.Cache, name) for name in ("_guard_against_spurious_io_errors", "_load_overload")
+)
+
+
+def kernel(**options: Any) -> Callable[[Callable[..., Any]], Any]:
+    """``numba.njit(cache=CACHE, **options)`` loading its cache with ``_FastLoadCache``."""
+
+    def wrap(fn: Callable[..., Any]) -> Any:
+        disp = numba.njit(cache=CACHE, **options)(fn)
+        if CACHE and _FAST_LOAD:
+            disp._cache = _FastLoadCache(fn)  # type: ignore[no-untyped-call]
+        return disp
+
+    return wrap

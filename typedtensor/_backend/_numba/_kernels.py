@@ -22,7 +22,7 @@ from llvmlite import ir
 from numba import njit, prange, types
 from numba.extending import intrinsic, overload
 
-from ._cache import CACHE
+from ._cache import kernel
 
 FM = {"reassoc", "nsz", "contract"}  # never nnan/ninf: NaN and inf keep numpy's semantics
 CH = 2048  # horizontal chunk (elements) accumulated in the input dtype inside SIMD lanes
@@ -73,6 +73,99 @@ def _vmin(typingctx: Any, a: Any, b: Any) -> Any:
             name = "llvm.umin"
         fn = builder.module.declare_intrinsic(name, [t], ir.FunctionType(t, [t, t]))
         return builder.call(fn, args)
+
+    return sig, codegen
+
+
+@intrinsic
+def _empty(typingctx: Any, shape: Any, like: Any) -> Any:
+    """``np.empty(shape, dtype)`` (C order) allocated straight from numba's NRT; ``like`` is an
+    array's ``dtype``, a numpy scalar class or a value of the item type.
+    numba's own ``np.empty``/``np.full``/``.copy()`` are jitted helpers whose environments
+    import ``numba.np.arrayobj`` and numba's unicode support when a cached kernel loads in a
+    new process: ~20 ms of the first call."""
+    dim_types: tuple[Any, ...] = (shape,)
+    if isinstance(shape, types.BaseTuple):
+        dim_types = tuple(getattr(shape, "types", ()))
+    if not dim_types or not all(isinstance(t, types.Integer) for t in dim_types):
+        return None
+    nd = len(dim_types)
+    if isinstance(like, types.DType):  # x.dtype
+        item = like.dtype
+    elif isinstance(like, types.NumberClass):  # np.float64
+        item = like.instance_type
+    else:  # a scalar of the item type
+        item = like
+    if not isinstance(item, (types.Integer, types.Float, types.Boolean)):
+        return None
+    arrty = types.Array(item, nd, "C")
+    sig = arrty(shape, like)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        from numba.core import cgutils as _cgutils
+        from numba.np import arrayobj as _arrayobj
+
+        cgutils: Any = _cgutils
+        arrayobj: Any = _arrayobj
+        intp = context.get_value_type(types.intp)
+        parts = [args[0]]
+        if isinstance(shape, types.BaseTuple):
+            parts = cgutils.unpack_tuple(builder, args[0], nd)
+        dims = [
+            context.cast(builder, v, t, types.intp) for v, t in zip(parts, dim_types, strict=True)
+        ]
+        itemsize = context.get_abi_sizeof(context.get_data_type(item))
+        strides = [ir.Constant(intp, itemsize)]
+        for d in reversed(dims[1:]):
+            strides.append(builder.mul(strides[-1], d))
+        strides.reverse()
+        nbytes = builder.mul(strides[0], dims[0])
+        align = context.get_preferred_array_alignment(item)
+        meminfo = context.nrt.meminfo_alloc_aligned(builder, nbytes, align)
+        data = context.nrt.meminfo_data(builder, meminfo)
+        ary = arrayobj.make_array(arrty)(context, builder)
+        arrayobj.populate_array(
+            ary,
+            data=builder.bitcast(data, context.get_data_type(item).as_pointer()),
+            shape=cgutils.pack_array(builder, dims, ty=intp),
+            strides=cgutils.pack_array(builder, strides, ty=intp),
+            itemsize=ir.Constant(intp, itemsize),
+            meminfo=meminfo,
+        )
+        return ary._getvalue()
+
+    return sig, codegen
+
+
+@intrinsic
+def _flat(typingctx: Any, a: Any) -> Any:
+    """A 1-D view of the C-contiguous array ``a`` (``a.reshape(-1)`` without numba's jitted
+    shape check, whose environment imports ``numba.np.arrayobj`` when a cached kernel loads)."""
+    if not isinstance(a, types.Array) or a.layout != "C":
+        return None
+    flat = a.copy(ndim=1)
+    sig = flat(a)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        from numba.core import cgutils as _cgutils
+        from numba.core import imputils as _imputils
+        from numba.np import arrayobj as _arrayobj
+
+        cgutils: Any = _cgutils
+        arrayobj: Any = _arrayobj
+        imputils: Any = _imputils
+        src = arrayobj.make_array(a)(context, builder, args[0])
+        dst = arrayobj.make_array(flat)(context, builder)
+        arrayobj.populate_array(
+            dst,
+            data=src.data,
+            shape=cgutils.pack_array(builder, [src.nitems]),
+            strides=cgutils.pack_array(builder, [src.itemsize]),
+            itemsize=src.itemsize,
+            meminfo=src.meminfo,
+            parent=src.parent,
+        )
+        return imputils.impl_ret_borrowed(context, builder, flat, dst._getvalue())
 
     return sig, codegen
 
@@ -178,6 +271,24 @@ def _ov_expneg(x: Any) -> Any:
     return None
 
 
+@njit(inline="always")
+def _full(n: int, v: Any) -> Any:
+    """``np.full(n, v)`` through ``_empty``."""
+    a = _empty(n, v)
+    for i in range(n):
+        a[i] = v
+    return a
+
+
+@njit(inline="always")
+def _copy(v: Any) -> Any:
+    """A fresh copy of the 1-D array ``v`` through ``_empty``."""
+    a = _empty(v.shape[0], v.dtype)
+    for i in range(v.shape[0]):
+        a[i] = v[i]
+    return a
+
+
 # ----------------------------------------------------------------------------- narrow rows
 @njit(fastmath=FM, inline="always")
 def _tr_n(flat: Any, b: Any, w: int, n: int) -> None:
@@ -193,9 +304,9 @@ def _tr(x: Any, r0: int, r1: int) -> Any:
     that the vertical task bodies (SIMD across the rows) reduce it from cache."""
     n = x.shape[1]
     w = r1 - r0
-    buf = np.empty((1, n, w), x.dtype)
-    flat = x.reshape(-1)[r0 * n : r1 * n]
-    b = buf.reshape(-1)
+    buf = _empty((1, n, w), x.dtype)
+    flat = _flat(x)[r0 * n : r1 * n]
+    b = _flat(buf)
     if n == 2:
         _tr_n(flat, b, w, 2)
     elif n == 3:
@@ -356,7 +467,7 @@ def _acc_h_task(x: Any, part: Any, op: int, p: float, zc: Any, zt: Any, t: int, 
             part[r, s] = _h_nnz(x[r, lo:hi])
 
 
-@njit(cache=CACHE)
+@kernel()
 def acc_h(x: Any, part: Any, op: int, p: float, zc: Any, zt: Any, rb: int) -> None:
     """part[r, s] = op-accumulate of segment s of row r of x (R, N); serial."""
     ns = part.shape[1]
@@ -364,7 +475,7 @@ def acc_h(x: Any, part: Any, op: int, p: float, zc: Any, zt: Any, rb: int) -> No
         _acc_h_task(x, part, op, p, zc, zt, t, ns, rb)
 
 
-@njit(cache=CACHE, parallel=True)
+@kernel(parallel=True)
 def acc_h_par(x: Any, part: Any, op: int, p: float, zc: Any, zt: Any, rb: int) -> None:
     """acc_h over (row, segment) tasks in parallel."""
     ns = part.shape[1]
@@ -382,7 +493,7 @@ def _acc_v_block(x: Any, o: int, r0: int, r1: int, j0: int, j1: int, acc: Any, o
     if op == SUM and w >= 64 and r1 - r0 >= VB:
         # blocks of VB rows summed 4 at a time in the chunk type (float32 stays 8 lanes wide),
         # each block total added to the float64 accumulators: numpy's speed, better accuracy
-        ac = np.full(w, zc)
+        ac = _full(w, zc)
         for b0 in range(r0, r1, VB):
             b1 = min(b0 + VB, r1)
             for j in range(w):
@@ -518,7 +629,7 @@ def _nrm_v_task(x: Any, part: Any, op: int, p: float, zc: Any, t: int, ns: int, 
     _nrm_v_block(x, o, r0, r1, j0, j1, part[o, s, j0:j1], op, p, zc)
 
 
-@njit(cache=CACHE)
+@kernel()
 def acc_v(x: Any, part: Any, op: int, p: float, zc: Any, wb: int) -> None:
     """part[o, s, j] = op-accumulate over segment s of axis 1 of x (O, R, I); serial."""
     ns = part.shape[1]
@@ -527,7 +638,7 @@ def acc_v(x: Any, part: Any, op: int, p: float, zc: Any, wb: int) -> None:
         _acc_v_task(x, part, op, p, zc, t, ns, wb)
 
 
-@njit(cache=CACHE, parallel=True)
+@kernel(parallel=True)
 def acc_v_par(x: Any, part: Any, op: int, p: float, zc: Any, wb: int) -> None:
     """acc_v over (outer, segment, column block) tasks in parallel."""
     ns = part.shape[1]
@@ -536,7 +647,7 @@ def acc_v_par(x: Any, part: Any, op: int, p: float, zc: Any, wb: int) -> None:
         _acc_v_task(x, part, op, p, zc, t, ns, wb)
 
 
-@njit(cache=CACHE)
+@kernel()
 def nrm_v(x: Any, part: Any, op: int, p: float, zc: Any, wb: int) -> None:
     """acc_v for the norm family (SUMABS, SUMSQ, SUMPOW); serial."""
     ns = part.shape[1]
@@ -545,7 +656,7 @@ def nrm_v(x: Any, part: Any, op: int, p: float, zc: Any, wb: int) -> None:
         _nrm_v_task(x, part, op, p, zc, t, ns, wb)
 
 
-@njit(cache=CACHE, parallel=True)
+@kernel(parallel=True)
 def nrm_v_par(x: Any, part: Any, op: int, p: float, zc: Any, wb: int) -> None:
     """nrm_v in parallel."""
     ns = part.shape[1]
@@ -588,7 +699,7 @@ def _ext_h_task(x: Any, part: Any, ismax: bool, t: int, ns: int, rb: int) -> Non
             part[r, s] = _h_min(x[r, lo:hi])
 
 
-@njit(cache=CACHE)
+@kernel()
 def ext_h(x: Any, part: Any, ismax: bool, rb: int) -> None:
     """part[r, s] = max (or min) of segment s of row r, NaN propagating; serial."""
     ns = part.shape[1]
@@ -596,7 +707,7 @@ def ext_h(x: Any, part: Any, ismax: bool, rb: int) -> None:
         _ext_h_task(x, part, ismax, t, ns, rb)
 
 
-@njit(cache=CACHE, parallel=True)
+@kernel(parallel=True)
 def ext_h_par(x: Any, part: Any, ismax: bool, rb: int) -> None:
     """ext_h in parallel."""
     ns = part.shape[1]
@@ -624,7 +735,7 @@ def _ext_v_task(x: Any, part: Any, ismax: bool, t: int, ns: int, wb: int) -> Non
                 acc[j] = _vmin(acc[j], xr[j])
 
 
-@njit(cache=CACHE)
+@kernel()
 def ext_v(x: Any, part: Any, ismax: bool, wb: int) -> None:
     """part[o, s, j] = max (or min) over segment s of axis 1 of x (O, R, I); serial."""
     ns = part.shape[1]
@@ -633,7 +744,7 @@ def ext_v(x: Any, part: Any, ismax: bool, wb: int) -> None:
         _ext_v_task(x, part, ismax, t, ns, wb)
 
 
-@njit(cache=CACHE, parallel=True)
+@kernel(parallel=True)
 def ext_v_par(x: Any, part: Any, ismax: bool, wb: int) -> None:
     """ext_v in parallel."""
     ns = part.shape[1]
@@ -695,7 +806,7 @@ def _arg_h_task(x: Any, pval: Any, pidx: Any, ismax: bool, t: int, ns: int, rb: 
         pidx[r, s] = lo + k
 
 
-@njit(cache=CACHE)
+@kernel()
 def arg_h(x: Any, pval: Any, pidx: Any, ismax: bool, rb: int) -> None:
     """First index of the max (min) of each row segment, NaN first; serial."""
     ns = pval.shape[1]
@@ -703,7 +814,7 @@ def arg_h(x: Any, pval: Any, pidx: Any, ismax: bool, rb: int) -> None:
         _arg_h_task(x, pval, pidx, ismax, t, ns, rb)
 
 
-@njit(cache=CACHE, parallel=True)
+@kernel(parallel=True)
 def arg_h_par(x: Any, pval: Any, pidx: Any, ismax: bool, rb: int) -> None:
     """arg_h in parallel."""
     ns = pval.shape[1]
@@ -717,7 +828,7 @@ def _arg_v_task(x: Any, pval: Any, pidx: Any, ismax: bool, zi: Any, t: int, ns: 
     o, s, r0, r1, j0, j1 = _v_span(x, t, ns, wb)
     w = j1 - j0
     best = pval[o, s, j0:j1]
-    bidx = np.full(w, zi)  # float-typed running index: the select vectorises
+    bidx = _full(w, zi)  # float-typed running index: the select vectorises
     x0 = x[o, r0, j0:j1]
     for j in range(w):
         best[j] = x0[j]
@@ -759,7 +870,7 @@ def _arg_v_task(x: Any, pval: Any, pidx: Any, ismax: bool, zi: Any, t: int, ns: 
                     break
 
 
-@njit(cache=CACHE)
+@kernel()
 def arg_v(x: Any, pval: Any, pidx: Any, ismax: bool, zi: Any, wb: int) -> None:
     """First index along axis 1 of the max (min) of x (O, R, I) per segment; serial."""
     ns = pval.shape[1]
@@ -768,7 +879,7 @@ def arg_v(x: Any, pval: Any, pidx: Any, ismax: bool, zi: Any, wb: int) -> None:
         _arg_v_task(x, pval, pidx, ismax, zi, t, ns, wb)
 
 
-@njit(cache=CACHE, parallel=True)
+@kernel(parallel=True)
 def arg_v_par(x: Any, pval: Any, pidx: Any, ismax: bool, zi: Any, wb: int) -> None:
     """arg_v in parallel."""
     ns = pval.shape[1]
@@ -829,7 +940,7 @@ def _var_h_task(x: Any, pmean: Any, pm2: Any, t: int, ns: int, rb: int) -> None:
         pm2[r, s] = m2
 
 
-@njit(cache=CACHE)
+@kernel()
 def var_h(x: Any, pmean: Any, pm2: Any, rb: int) -> None:
     """Per row segment: mean and sum of squared deviations (chunked two-pass, Chan merge)."""
     ns = pmean.shape[1]
@@ -837,7 +948,7 @@ def var_h(x: Any, pmean: Any, pm2: Any, rb: int) -> None:
         _var_h_task(x, pmean, pm2, t, ns, rb)
 
 
-@njit(cache=CACHE, parallel=True)
+@kernel(parallel=True)
 def var_h_par(x: Any, pmean: Any, pm2: Any, rb: int) -> None:
     """var_h in parallel."""
     ns = pmean.shape[1]
@@ -853,8 +964,8 @@ def _var_v_task(x: Any, pmean: Any, pm2: Any, t: int, ns: int, wb: int) -> None:
     m2 = pm2[o, s, j0:j1]
     # one pass: per block of VBS rows, sums of (x - shift) and their squares, the shift being
     # the running mean (the first row for the first block); blocks merged with Chan's rule
-    s1 = np.zeros(w)
-    s2 = np.zeros(w)
+    s1 = _full(w, 0.0)
+    s2 = _full(w, 0.0)
     x0 = x[o, r0, j0:j1]
     for j in range(w):
         mean[j] = np.float64(x0[j])
@@ -898,7 +1009,7 @@ def _var_v_task(x: Any, pmean: Any, pm2: Any, t: int, ns: int, wb: int) -> None:
         cnt = nt
 
 
-@njit(cache=CACHE)
+@kernel()
 def var_v(x: Any, pmean: Any, pm2: Any, wb: int) -> None:
     """Per column of x (O, R, I) and segment of R: mean and M2 (blocked two-pass); serial."""
     ns = pmean.shape[1]
@@ -907,7 +1018,7 @@ def var_v(x: Any, pmean: Any, pm2: Any, wb: int) -> None:
         _var_v_task(x, pmean, pm2, t, ns, wb)
 
 
-@njit(cache=CACHE, parallel=True)
+@kernel(parallel=True)
 def var_v_par(x: Any, pmean: Any, pm2: Any, wb: int) -> None:
     """var_v in parallel."""
     ns = pmean.shape[1]
@@ -981,7 +1092,7 @@ def _lse_h_task(x: Any, pm: Any, ps: Any, z0: Any, t: int, ns: int, rb: int) -> 
         ps[r, s] = q
 
 
-@njit(cache=CACHE)
+@kernel()
 def lse_h(x: Any, pm: Any, ps: Any, z0: Any, rb: int) -> None:
     """Per row segment: online (max, sum exp(x - max)) in one pass; serial."""
     ns = pm.shape[1]
@@ -989,7 +1100,7 @@ def lse_h(x: Any, pm: Any, ps: Any, z0: Any, rb: int) -> None:
         _lse_h_task(x, pm, ps, z0, t, ns, rb)
 
 
-@njit(cache=CACHE, parallel=True)
+@kernel(parallel=True)
 def lse_h_par(x: Any, pm: Any, ps: Any, z0: Any, rb: int) -> None:
     """lse_h in parallel."""
     ns = pm.shape[1]
@@ -1003,9 +1114,9 @@ def _lse_v_task(x: Any, pm: Any, ps: Any, z0: Any, t: int, ns: int, wb: int) -> 
     w = j1 - j0
     big = pm[o, s, j0:j1]  # running max (float64)
     tot = ps[o, s, j0:j1]
-    colmax = x[o, r0, j0:j1].copy()  # NaN-propagating running max: the special cases
-    bigc = np.full(w, z0)  # the running max in the compute type, for the exp pass
-    acc = np.full(w, z0)
+    colmax = _copy(x[o, r0, j0:j1])  # NaN-propagating running max: the special cases
+    bigc = _full(w, z0)  # the running max in the compute type, for the exp pass
+    acc = _full(w, z0)
     for j in range(w):
         big[j] = -np.inf
         tot[j] = 0.0
@@ -1042,7 +1153,7 @@ def _lse_v_task(x: Any, pm: Any, ps: Any, z0: Any, t: int, ns: int, wb: int) -> 
             tot[j] = 0.0
 
 
-@njit(cache=CACHE)
+@kernel()
 def lse_v(x: Any, pm: Any, ps: Any, z0: Any, wb: int) -> None:
     """Per column of x (O, R, I): blocked (max, sum exp) state; serial."""
     ns = pm.shape[1]
@@ -1051,7 +1162,7 @@ def lse_v(x: Any, pm: Any, ps: Any, z0: Any, wb: int) -> None:
         _lse_v_task(x, pm, ps, z0, t, ns, wb)
 
 
-@njit(cache=CACHE, parallel=True)
+@kernel(parallel=True)
 def lse_v_par(x: Any, pm: Any, ps: Any, z0: Any, wb: int) -> None:
     """lse_v in parallel."""
     ns = pm.shape[1]
@@ -1079,7 +1190,7 @@ def _acc_n_task(x: Any, part: Any, op: int, p: float, zc: Any, t: int, rb: int,
     # ``norm`` None: the sum family; True: the norm family. numba prunes the other branch at
     # compile time (an ``is None`` test on an argument), so each family compiles on its own.
     r0, r1, w, z = _n_span(x, t, rb)
-    acc = np.empty((1, 1, w), part.dtype)
+    acc = _empty((1, 1, w), part.dtype)
     if norm is None:
         _acc_v_task(_tr(x, r0, r1), acc, op, p, zc, z, z + 1, w)
     else:
@@ -1088,7 +1199,7 @@ def _acc_n_task(x: Any, part: Any, op: int, p: float, zc: Any, t: int, rb: int,
         part[r0 + i] = acc[0, 0, i]
 
 
-@njit(cache=CACHE)
+@kernel()
 def acc_n(x: Any, part: Any, op: int, p: float, zc: Any, rb: int, norm: Any) -> None:
     """part[r] = op-accumulate of the short row r of x (O, R); ``norm``: None for the sum
     family (SUM, PROD, NNZ), True for the norm family; serial."""
@@ -1096,7 +1207,7 @@ def acc_n(x: Any, part: Any, op: int, p: float, zc: Any, rb: int, norm: Any) -> 
         _acc_n_task(x, part, op, p, zc, t, rb, norm)
 
 
-@njit(cache=CACHE, parallel=True)
+@kernel(parallel=True)
 def acc_n_par(x: Any, part: Any, op: int, p: float, zc: Any, rb: int, norm: Any) -> None:
     """acc_n over blocks of rows in parallel."""
     for t in prange(-(-x.shape[0] // rb)):
@@ -1106,20 +1217,20 @@ def acc_n_par(x: Any, part: Any, op: int, p: float, zc: Any, rb: int, norm: Any)
 @njit(fastmath=FM)
 def _ext_n_task(x: Any, part: Any, ismax: bool, t: int, rb: int) -> None:
     r0, r1, w, z = _n_span(x, t, rb)
-    acc = np.empty((1, 1, w), part.dtype)
+    acc = _empty((1, 1, w), part.dtype)
     _ext_v_task(_tr(x, r0, r1), acc, ismax, z, z + 1, w)
     for i in range(w):  # a loop: a slice assignment costs seconds of compile
         part[r0 + i] = acc[0, 0, i]
 
 
-@njit(cache=CACHE)
+@kernel()
 def ext_n(x: Any, part: Any, ismax: bool, rb: int) -> None:
     """part[r] = max (or min) of the short row r of x (O, R), NaN propagating; serial."""
     for t in range(-(-x.shape[0] // rb)):
         _ext_n_task(x, part, ismax, t, rb)
 
 
-@njit(cache=CACHE, parallel=True)
+@kernel(parallel=True)
 def ext_n_par(x: Any, part: Any, ismax: bool, rb: int) -> None:
     """ext_n over blocks of rows in parallel."""
     for t in prange(-(-x.shape[0] // rb)):
@@ -1129,22 +1240,22 @@ def ext_n_par(x: Any, part: Any, ismax: bool, rb: int) -> None:
 @njit(fastmath=FM)
 def _arg_n_task(x: Any, pval: Any, pidx: Any, ismax: bool, zi: Any, t: int, rb: int) -> None:
     r0, r1, w, z = _n_span(x, t, rb)
-    bv = np.empty((1, 1, w), pval.dtype)
-    bi = np.empty((1, 1, w), pidx.dtype)
+    bv = _empty((1, 1, w), pval.dtype)
+    bi = _empty((1, 1, w), pidx.dtype)
     _arg_v_task(_tr(x, r0, r1), bv, bi, ismax, zi, z, z + 1, w)
     for i in range(w):  # a loop: a slice assignment costs seconds of compile
         pval[r0 + i] = bv[0, 0, i]
         pidx[r0 + i] = bi[0, 0, i]
 
 
-@njit(cache=CACHE)
+@kernel()
 def arg_n(x: Any, pval: Any, pidx: Any, ismax: bool, zi: Any, rb: int) -> None:
     """First index of the max (min) of each short row of x (O, R), NaN first; serial."""
     for t in range(-(-x.shape[0] // rb)):
         _arg_n_task(x, pval, pidx, ismax, zi, t, rb)
 
 
-@njit(cache=CACHE, parallel=True)
+@kernel(parallel=True)
 def arg_n_par(x: Any, pval: Any, pidx: Any, ismax: bool, zi: Any, rb: int) -> None:
     """arg_n over blocks of rows in parallel."""
     for t in prange(-(-x.shape[0] // rb)):
@@ -1154,22 +1265,22 @@ def arg_n_par(x: Any, pval: Any, pidx: Any, ismax: bool, zi: Any, rb: int) -> No
 @njit(fastmath=FM)
 def _var_n_task(x: Any, pmean: Any, pm2: Any, t: int, rb: int) -> None:
     r0, r1, w, z = _n_span(x, t, rb)
-    bm = np.empty((1, 1, w))
-    b2 = np.empty((1, 1, w))
+    bm = _empty((1, 1, w), np.float64)
+    b2 = _empty((1, 1, w), np.float64)
     _var_v_task(_tr(x, r0, r1), bm, b2, z, z + 1, w)
     for i in range(w):  # a loop: a slice assignment costs seconds of compile
         pmean[r0 + i] = bm[0, 0, i]
         pm2[r0 + i] = b2[0, 0, i]
 
 
-@njit(cache=CACHE)
+@kernel()
 def var_n(x: Any, pmean: Any, pm2: Any, rb: int) -> None:
     """Mean and M2 of each short row of x (O, R); serial."""
     for t in range(-(-x.shape[0] // rb)):
         _var_n_task(x, pmean, pm2, t, rb)
 
 
-@njit(cache=CACHE, parallel=True)
+@kernel(parallel=True)
 def var_n_par(x: Any, pmean: Any, pm2: Any, rb: int) -> None:
     """var_n over blocks of rows in parallel."""
     for t in prange(-(-x.shape[0] // rb)):
@@ -1179,22 +1290,22 @@ def var_n_par(x: Any, pmean: Any, pm2: Any, rb: int) -> None:
 @njit(fastmath=FM)
 def _lse_n_task(x: Any, pm: Any, ps: Any, z0: Any, t: int, rb: int) -> None:
     r0, r1, w, z = _n_span(x, t, rb)
-    bm = np.empty((1, 1, w))
-    bs = np.empty((1, 1, w))
+    bm = _empty((1, 1, w), np.float64)
+    bs = _empty((1, 1, w), np.float64)
     _lse_v_task(_tr(x, r0, r1), bm, bs, z0, z, z + 1, w)
     for i in range(w):  # a loop: a slice assignment costs seconds of compile
         pm[r0 + i] = bm[0, 0, i]
         ps[r0 + i] = bs[0, 0, i]
 
 
-@njit(cache=CACHE)
+@kernel()
 def lse_n(x: Any, pm: Any, ps: Any, z0: Any, rb: int) -> None:
     """(max, sum exp) state of each short row of x (O, R); serial."""
     for t in range(-(-x.shape[0] // rb)):
         _lse_n_task(x, pm, ps, z0, t, rb)
 
 
-@njit(cache=CACHE, parallel=True)
+@kernel(parallel=True)
 def lse_n_par(x: Any, pm: Any, ps: Any, z0: Any, rb: int) -> None:
     """lse_n over blocks of rows in parallel."""
     for t in prange(-(-x.shape[0] // rb)):
@@ -1234,14 +1345,14 @@ def _scale_task(x: Any, d: Any, out: Any, ni: int, t: int, ns: int, rb: int) -> 
                     orow[j] = _as(z, xr[j]) / do[j]
 
 
-@njit(cache=CACHE)
+@kernel()
 def scale(x: Any, d: Any, out: Any, ni: int, rb: int) -> None:
     """out[o, r*I + j] = x[o, r*I + j] / d[o, j] (x, out (O, R*I), d (O, I)); serial."""
     for t in range(-(-x.shape[0] // rb)):
         _scale_task(x, d, out, ni, t, 1, rb)
 
 
-@njit(cache=CACHE, parallel=True)
+@kernel(parallel=True)
 def scale_par(x: Any, d: Any, out: Any, ni: int, ns: int, rb: int) -> None:
     """scale over (block of outer rows, segment of R) tasks in parallel."""
     for t in prange(-(-x.shape[0] // rb) * ns):
