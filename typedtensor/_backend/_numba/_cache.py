@@ -94,9 +94,11 @@ def kernel(**options: Any) -> Callable[[Callable[..., Any]], Any]:
     """``numba.njit(cache=CACHE, **options)`` loading its cache with ``_FastLoadCache``."""
 
     def wrap(fn: Callable[..., Any]) -> Any:
-        disp = numba.njit(cache=CACHE, **options)(fn)
-        if CACHE and _FAST_LOAD:
-            disp._cache = _FastLoadCache(fn)  # type: ignore[no-untyped-call]
+        if not (CACHE and _FAST_LOAD):
+            return numba.njit(cache=CACHE, **options)(fn)
+        disp = numba.njit(**options)(fn)
+        # what cache=True sets (Dispatcher.enable_caching), with the fast load
+        disp._cache = _FastLoadCache(fn)  # type: ignore[no-untyped-call]
         return disp
 
     return wrap
