@@ -192,6 +192,32 @@ def test_ties_take_the_first_index() -> None:
     np.testing.assert_array_equal(got, [100, 100, 100])
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int8", "uint64"])
+@pytest.mark.parametrize("n", [127, 128, 300, 2051])
+def test_prefetched_max_min_match_numpy(
+    monkeypatch: pytest.MonkeyPatch, dtype: str, n: int
+) -> None:
+    """Arrays beyond the caches take the max/min paths that prefetch by chunks of PF_CH bytes
+    (rows, and the vertical kernel's whole rows); forced here on small arrays: rows shorter
+    than, equal to and longer than a chunk, ragged ends, NaN in any chunk, the last included."""
+    monkeypatch.setattr(nb.kern, "PF_MIN", 0)
+    rng = np.random.default_rng(n)
+    if np.dtype(dtype).kind == "f":
+        a = rng.uniform(-4, 4, (6, n)).astype(dtype)
+        a[1, n // 2] = np.nan
+        a[2, n - 1] = np.nan
+        a[3, 0] = np.nan
+        a[4] = -np.inf
+    else:
+        info = np.iinfo(dtype)
+        a = rng.integers(info.min, info.max, (6, n), dtype=dtype, endpoint=True)
+    for op in ("max", "min"):
+        _check(op, a, (1,), False)  # horizontal
+        _check(op, a, (0,), False)  # vertical, rows of n
+        _check(op, a.reshape(2, 3, n), (1,), True)  # vertical, outer blocks
+        _check(op, a, (0, 1), False)
+
+
 # ----------------------------------------------------------------------------- narrow rows
 _NARROW_OPS = [*OPS, ("argmax", {}), ("argmin", {}), ("prod", {})]
 

@@ -224,6 +224,7 @@ def _acc(
 def _stage_ext(x3: Array, ismax: bool) -> Array:
     o, r, i = x3.shape
     par = _parallel(x3.size)
+    pf = x3.nbytes >= kern.PF_MIN  # software prefetch, for arrays beyond the caches
     if _narrow(o, r, i):
         ext: Array = np.empty(o, x3.dtype)
         _launch(kern.ext_n, kern.ext_n_par, par, x3.reshape(o, r), ext, ismax, _rb(r, 1))
@@ -231,13 +232,13 @@ def _stage_ext(x3: Array, ismax: bool) -> Array:
     if i == 1:
         ns = _segments(o, r, 1, par, 1 << 14)
         part: Array = np.empty((o, ns), x3.dtype)
-        _launch(kern.ext_h, kern.ext_h_par, par, x3.reshape(o, r), part, ismax, _rb(r, ns))
+        _launch(kern.ext_h, kern.ext_h_par, par, x3.reshape(o, r), part, ismax, _rb(r, ns), pf)
         part = part.reshape(o, ns, 1)
     else:
         wb = min(i, _WB)
         ns = _segments(o, r, -(-i // wb), par, 64)
         part = np.empty((o, ns, i), x3.dtype)
-        _launch(kern.ext_v, kern.ext_v_par, par, x3, part, ismax, wb)
+        _launch(kern.ext_v, kern.ext_v_par, par, x3, part, ismax, wb, pf)
     if ns == 1:
         return part.reshape(o, i)
     return np.asarray(np.max(part, axis=1) if ismax else np.min(part, axis=1))
