@@ -5,7 +5,8 @@ merged dims, alternately kept and reduced; each stage reduces the last reduced g
 ``(O, R, I)`` view with a horizontal (``I == 1``) or vertical kernel from ``_kernels`` and the
 partial results feed the next stage, so non-adjacent axes need no transposed copy. Short rows
 (``I == 1``, ``R <= 16``, many of them) go to the narrow kernels, which transpose blocks of
-rows in cache and reuse the vertical task bodies. Layouts
+rows in cache and reuse the vertical task bodies. max/min over arrays beyond the caches
+(``kern.PF_MIN``) stream in 512-byte chunks with software prefetch ahead. Layouts
 that are not a permutation of a contiguous block (slices with gaps, broadcast views) are copied
 once into (kept..., reduced...) order. Empty inputs, 0-d inputs and ``axis=()`` go to the
 numpy reference; dtypes outside bool/int/uint/float32/float64 return ``None`` (fallback).
