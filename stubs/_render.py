@@ -776,9 +776,11 @@ def render_dispatch(base: str, spec: rules.ReductionSpec, calls: list[str]) -> s
     ``__call__`` declared as a ``ClassVar`` descriptor: calling a bound reduction looks it up
     on the class and binds it to the instance, so the rank is matched once (plain TypeVars,
     no dtype solving) before the axis overloads of that rank are tried. Order: receivers with
-    an unknown part (``*tuple[Any, ...]``) first, then ranks 0..4 (only a receiver of exactly
-    that rank accepts the callable), then symbolic rank (``*Rest``) and ranks above 4, last
-    anything pyright cannot split (``(*tuple[Any, ...], N)``) as unknown.
+    an unknown part (``*tuple[Any, ...]``) first, then ranks 1..4 and 0 (only a receiver of
+    exactly that rank accepts the callable; rank 0, rare, after the others: one overload
+    fewer to evaluate for every other call), then symbolic rank (``*Rest``) and ranks above
+    4, last anything pyright cannot split (``(*tuple[Any, ...], N)``) as unknown, and the
+    class access (``obj: None``, never a bound call) after them all.
     """
     *fixed, variadic, unknown = calls
     lines = [
@@ -786,12 +788,11 @@ def render_dispatch(base: str, spec: rules.ReductionSpec, calls: list[str]) -> s
         f'    """Rank dispatch of ``{spec.name}``-like reductions (pyright view)."""',
         "",
         "    @overload",
-        "    def __get__(self, obj: None, owner: Any) -> Self: ...",
-        "    @overload",
         f"    def __get__(self, obj: {base}Bound[_R, {_callable(gradual_params())}], owner: Any)"
         f" -> {unknown}[_R]: ...",
     ]
-    for r, call in enumerate(fixed):
+    for r in [*range(1, len(fixed)), 0]:
+        call = fixed[r]
         dims = _dims(r)
         lines += [
             "    @overload",
@@ -804,6 +805,8 @@ def render_dispatch(base: str, spec: rules.ReductionSpec, calls: list[str]) -> s
         f" -> {variadic}[_R, {_callable(['Unpack[_Sh]'])}]: ...",
         "    @overload",
         f"    def __get__(self, obj: {base}Bound[_R, Any], owner: Any) -> {unknown}[_R]: ...",
+        "    @overload",
+        "    def __get__(self, obj: None, owner: Any) -> Self: ...",
         "",
         f"class {base}Bound(Generic[_R_co, _F_co]):",
         f'    """``{spec.name}``-like reduction bound to a tensor: result dtype resolved, dims as'
@@ -815,15 +818,16 @@ def render_dispatch(base: str, spec: rules.ReductionSpec, calls: list[str]) -> s
 
 
 def render_descriptor(spec: rules.ReductionSpec, fn: Callable[..., Any], bound: str) -> str:
-    """``class _XMethod``: ``x.op`` binds to ``bound[<result dtype>, *<x's dims>]``."""
+    """``class _XMethod``: ``x.op`` binds to ``bound[<result dtype>, *<x's dims>]``.
+
+    The class access (``obj: None``: ``Tensor.sum``) comes last: an instance never fits it.
+    """
     dform = dtype_form(spec.dtype_rule)
     name = f"_{_camel(spec.name)}Method"
     lines = [
         f"class {name}:",
         f'    """``Tensor.{spec.name}`` for pyright: {_doc(fn)}"""',
         "",
-        "    @overload",
-        "    def __get__(self, obj: None, owner: Any) -> Self: ...",
     ]
     receivers = [(dform.receiver, dform.result)]
     if dform.receiver.startswith("_ReductionDTypes"):
@@ -834,6 +838,7 @@ def render_descriptor(spec: rules.ReductionSpec, fn: Callable[..., Any], bound: 
             f"    def __get__(self, obj: {_tensor(receiver, ['Unpack[_Sh]'])}, owner: Any)"
             f" -> {bound}[{result}, {_callable(['Unpack[_Sh]'])}]: ...",
         ]
+    lines += ["    @overload", "    def __get__(self, obj: None, owner: Any) -> Self: ..."]
     return "\n".join(lines) + "\n"
 
 
