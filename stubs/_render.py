@@ -150,12 +150,10 @@ def unknown_rank_kept(single: bool) -> Form:
 def valid_forms(spec: rules.ReductionSpec) -> Iterator[Form]:
     """Overloads (of the ``tt.`` functions) for every literal axis the rules accept.
 
-    Resolution order, chosen for pyright, which tries the overloads in turn and pays for
-    matching the receiver in each: ``axis=None``; the single axes of ranks 1..4 (0 and -1
-    included: most calls); their tuples; the rank-polymorphic ``axis=0`` / ``axis=-1`` forms
-    (symbolic and variadic receivers, ranks above 4: a fixed-rank receiver never gets this
-    far, and matching ``*_Rest`` costs more than a fixed rank); ``axis=()``. Measured with
-    a simulation of the benchmark's calls: 12% fewer overloads tried than polymorphic first.
+    ``axis=None``; the single axes of ranks 1..4; their tuples; the rank-polymorphic
+    ``axis=0`` / ``axis=-1`` forms; ``axis=()``. ``ordered_forms`` picks and orders them for
+    the functions (the per-rank single axes there are replaced by
+    ``polymorphic_single_forms``); ``shape_kept_forms`` (``l2_normalize``) uses them as is.
     """
     single = spec.single_axis
     kd = (False, True)
@@ -285,7 +283,9 @@ def _overload_params(params: list[Param], first: str, receiver: str, form: Form)
         if p.name == first:
             out.append(Param(p.name, p.kind, receiver, None))
             continue
-        if p.name == "axis":
+        if p.name == "axis" and form.axis == NONE_REQUIRED:
+            out.append(Param(p.name, p.kind, "None", None))
+        elif p.name == "axis":
             ann = form.axis
             if form.axis == "None":
                 default = p.default if p.default == "None" else None
@@ -299,6 +299,8 @@ def _overload_params(params: list[Param], first: str, receiver: str, form: Form)
         elif p.name == "keepdims" and form.keepdims is not None:
             ann = f"Literal[{form.keepdims}]"
             default = "False" if form.keepdims is False else ("..." if defaulted else None)
+            if form.axis == NONE_REQUIRED:
+                default = None
             out.append(Param(p.name, p.kind, ann, default))
         else:
             out.append(p)
@@ -320,6 +322,35 @@ def _axis_defaulted(params: Sequence[Param]) -> bool:
     return False
 
 
+def polymorphic_single_forms(spec: rules.ReductionSpec, keepdims: bool) -> list[Form]:
+    """One overload per single literal axis ``k`` in ``-MAX_RANK .. MAX_RANK-1``, any rank.
+
+    ``k >= 0`` matches the prefix pattern ``(_D0, ..., _Dk, *_Rest)``, ``k < 0`` the suffix
+    pattern ``(*_Rest, _D0, ..., _D{-k-1})``: a receiver too short for the pattern (an
+    out-of-range axis) does not fit it. Eight overloads replace the ten per-rank ones and
+    serve every rank (above 4 too); the order (``0, -1, 1, -2, ...``) puts the common axes
+    first. Only the ``tt.`` functions use them: a plain call checks the inferred argument
+    type, so a receiver pyright cannot split at the pattern (``(B, *Rest)`` for ``axis=1``)
+    skips the overload (mypy binds a method's ``self`` without that check).
+    """
+    single = spec.single_axis
+    forms = []
+    for k in range(MAX_RANK):
+        for axis in (k, -k - 1):
+            if axis >= 0:
+                dims: tuple[str, ...] = (*_dims(axis + 1), "Unpack[_Rest]")
+            else:
+                dims = ("Unpack[_Rest]", *_dims(-axis))
+            annotation = _lit([axis]) if single else f"{_lit([axis])} | tuple[{_lit([axis])}]"
+            forms.append(Form(dims, annotation, keepdims, _reduced(dims, axis, keepdims, single)))
+    return forms
+
+
+#: ``axis=None, keepdims=True`` overloads whose ``axis`` and ``keepdims`` have no default
+#: (``Form.axis`` marker): pyright drops them by arity for calls that pass no ``keepdims``.
+NONE_REQUIRED = "None (required)"
+
+
 def ordered_forms(
     spec: rules.ReductionSpec, params: Sequence[Param], *, poison: bool = True
 ) -> list[Form]:
@@ -329,23 +360,38 @@ def ordered_forms(
     and before the catch-all. When a parameter before ``axis`` has a default (``norm(p=2,
     axis=...)``), literal-axis overloads need ``axis=...`` defaults too, so the ``axis=None``
     forms must precede them.
+
+    Otherwise (``axis`` right after the tensor) pyright's cost is the number of overloads it
+    evaluates (each costs about as much whatever fails in it) plus, on first use, the number
+    declared: ``axis=None``; then the ``keepdims=True`` forms, whose ``keepdims`` has no
+    default, so pyright drops them by arity (no type evaluated) for calls without
+    ``keepdims``: the single axes (rank-polymorphic, ``polymorphic_single_forms``), the
+    ``axis=None`` ones of ranks 0..4 with a required ``axis`` (``NONE_REQUIRED``: before the
+    tuples, so ``keepdims=True`` with ``axis=None`` does not try every tuple form first), the
+    tuples of ranks 2..4; then the same without ``keepdims``; ``axis=()``; last the
+    ``axis=None, keepdims=True`` forms with defaults (``tt.sum(x, keepdims=True)``).
     """
     poisons = list(poison_forms(spec)) if poison else []
     if spec.keeps_shape:
         return [*shape_kept_forms(spec), *poisons]
     valid = list(valid_forms(spec))
-    if not _axis_defaulted(params):
-        # axis is the first parameter, so a literal-axis overload requires it and its
-        # ``keepdims: Literal[True]`` has no default: pyright drops those overloads by arity
-        # (no type evaluated) when a call passes no keepdims. keepdims=True forms first: free
-        # for the calls without keepdims, found sooner by the calls with it.
-        none_kept = [f for f in valid if f.axis == "None" and f.keepdims is True]
-        literal = [f for f in valid[1:] if f not in none_kept and f.axis != "tuple[()]"]
-        rest = [f for f in valid[1:] if f not in none_kept and f not in literal]
-        kept = [f for f in literal if f.keepdims is True]
-        dropped = [f for f in literal if f.keepdims is not True]
-        valid = [valid[0], *kept, *dropped, *rest, *none_kept]
-    return [*valid, *poisons]
+    if _axis_defaulted(params):
+        return [*valid, *poisons]
+    none_kept = [f for f in valid if f.axis == "None" and f.keepdims is True]
+    tuples = [f for f in valid if f.axis.startswith("tuple[Literal")]
+    empty = [f for f in valid if f.axis == "tuple[()]"]
+    required = [
+        Form(f.dims, NONE_REQUIRED, True, f.result)
+        for f in none_kept
+        if f.dims[:1] != ("Unpack[_Sh]",)
+    ]
+    kept = [
+        *polymorphic_single_forms(spec, True),
+        *required,
+        *[f for f in tuples if f.keepdims is True],
+    ]
+    dropped = [*polymorphic_single_forms(spec, False), *[f for f in tuples if f.keepdims is False]]
+    return [valid[0], *kept, *dropped, *empty, *none_kept, *poisons]
 
 
 def _shape_kept(forms: Sequence[Form], r: int | None) -> list[Form]:
@@ -730,9 +776,11 @@ def render_dispatch(base: str, spec: rules.ReductionSpec, calls: list[str]) -> s
     ``__call__`` declared as a ``ClassVar`` descriptor: calling a bound reduction looks it up
     on the class and binds it to the instance, so the rank is matched once (plain TypeVars,
     no dtype solving) before the axis overloads of that rank are tried. Order: receivers with
-    an unknown part (``*tuple[Any, ...]``) first, then ranks 0..4 (only a receiver of exactly
-    that rank accepts the callable), then symbolic rank (``*Rest``) and ranks above 4, last
-    anything pyright cannot split (``(*tuple[Any, ...], N)``) as unknown.
+    an unknown part (``*tuple[Any, ...]``) first, then ranks 1..4 and 0 (only a receiver of
+    exactly that rank accepts the callable; rank 0, rare, after the others: one overload
+    fewer to evaluate for every other call), then symbolic rank (``*Rest``) and ranks above
+    4, last anything pyright cannot split (``(*tuple[Any, ...], N)``) as unknown, and the
+    class access (``obj: None``, never a bound call) after them all.
     """
     *fixed, variadic, unknown = calls
     lines = [
@@ -740,12 +788,11 @@ def render_dispatch(base: str, spec: rules.ReductionSpec, calls: list[str]) -> s
         f'    """Rank dispatch of ``{spec.name}``-like reductions (pyright view)."""',
         "",
         "    @overload",
-        "    def __get__(self, obj: None, owner: Any) -> Self: ...",
-        "    @overload",
         f"    def __get__(self, obj: {base}Bound[_R, {_callable(gradual_params())}], owner: Any)"
         f" -> {unknown}[_R]: ...",
     ]
-    for r, call in enumerate(fixed):
+    for r in [*range(1, len(fixed)), 0]:
+        call = fixed[r]
         dims = _dims(r)
         lines += [
             "    @overload",
@@ -758,6 +805,8 @@ def render_dispatch(base: str, spec: rules.ReductionSpec, calls: list[str]) -> s
         f" -> {variadic}[_R, {_callable(['Unpack[_Sh]'])}]: ...",
         "    @overload",
         f"    def __get__(self, obj: {base}Bound[_R, Any], owner: Any) -> {unknown}[_R]: ...",
+        "    @overload",
+        "    def __get__(self, obj: None, owner: Any) -> Self: ...",
         "",
         f"class {base}Bound(Generic[_R_co, _F_co]):",
         f'    """``{spec.name}``-like reduction bound to a tensor: result dtype resolved, dims as'
@@ -769,15 +818,16 @@ def render_dispatch(base: str, spec: rules.ReductionSpec, calls: list[str]) -> s
 
 
 def render_descriptor(spec: rules.ReductionSpec, fn: Callable[..., Any], bound: str) -> str:
-    """``class _XMethod``: ``x.op`` binds to ``bound[<result dtype>, *<x's dims>]``."""
+    """``class _XMethod``: ``x.op`` binds to ``bound[<result dtype>, *<x's dims>]``.
+
+    The class access (``obj: None``: ``Tensor.sum``) comes last: an instance never fits it.
+    """
     dform = dtype_form(spec.dtype_rule)
     name = f"_{_camel(spec.name)}Method"
     lines = [
         f"class {name}:",
         f'    """``Tensor.{spec.name}`` for pyright: {_doc(fn)}"""',
         "",
-        "    @overload",
-        "    def __get__(self, obj: None, owner: Any) -> Self: ...",
     ]
     receivers = [(dform.receiver, dform.result)]
     if dform.receiver.startswith("_ReductionDTypes"):
@@ -788,6 +838,7 @@ def render_descriptor(spec: rules.ReductionSpec, fn: Callable[..., Any], bound: 
             f"    def __get__(self, obj: {_tensor(receiver, ['Unpack[_Sh]'])}, owner: Any)"
             f" -> {bound}[{result}, {_callable(['Unpack[_Sh]'])}]: ...",
         ]
+    lines += ["    @overload", "    def __get__(self, obj: None, owner: Any) -> Self: ..."]
     return "\n".join(lines) + "\n"
 
 
