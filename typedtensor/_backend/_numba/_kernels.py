@@ -715,18 +715,19 @@ def _c_min(seg: Any) -> Any:
 
 
 @njit(fastmath=FM, inline="always")
-def _h_max(row: Any, pf: bool) -> Any:
+def _h_ext(row: Any, ismax: bool, pf: bool) -> Any:
+    """max (min) of a row, NaN propagating; with ``pf`` (the caller's choice, for arrays of
+    PF_MIN bytes or more) rows of PF_CH bytes or more go by chunks of PF_CH bytes, each
+    preceded by prefetches PF_DIST bytes ahead (past the row's end: the next rows)."""
     n = row.shape[0]
     if not pf or n * row.itemsize < PF_CH:
-        return _c_max(row)
+        return _c_max(row) if ismax else _c_min(row)
+    # The NaN-propagating max costs ~4 instructions a vector, so fewer loads fit the core's
+    # out-of-order window than in a sum, and one thread streamed ~26-31 GB/s against the
+    # sum's ~39 (numpy's max ~31); with the prefetches ~36-44 GB/s (rows of 128 float32 up to
+    # 2^20) from memory. Shorter rows lose by it, and so do arrays in cache (~40-55 GB/s
+    # against ~85-120: a horizontal reduction per chunk).
     m = row[0]
-    # chunks of PF_CH bytes, each preceded by prefetches PF_DIST bytes ahead (past the row's
-    # end: the next rows). The NaN-propagating max costs ~4 instructions a vector, so fewer
-    # loads fit the core's out-of-order window than in a sum, and one thread streamed ~26-31
-    # GB/s against the sum's ~39 (numpy's max ~31); with the prefetches ~36-44 GB/s (rows of
-    # 128 float32 up to 2^20) from memory. Shorter rows lose by it, and so do arrays in cache
-    # (~40-55 GB/s against ~85-120: a horizontal reduction per chunk): ``pf`` is the caller's
-    # choice, for arrays of PF_MIN bytes or more.
     d = PF_DIST // row.itemsize
     line = 64 // row.itemsize
     ch = PF_CH // row.itemsize
@@ -734,24 +735,10 @@ def _h_max(row: Any, pf: bool) -> Any:
         c1 = min(c + ch, n)
         for q in range(c + d, c1 + d, line):
             _prefetch(row, q)
-        m = _vmax(m, _c_max(row[c:c1]))
-    return m
-
-
-@njit(fastmath=FM, inline="always")
-def _h_min(row: Any, pf: bool) -> Any:
-    n = row.shape[0]
-    if not pf or n * row.itemsize < PF_CH:
-        return _c_min(row)
-    m = row[0]
-    d = PF_DIST // row.itemsize  # as _h_max
-    line = 64 // row.itemsize
-    ch = PF_CH // row.itemsize
-    for c in range(0, n, ch):
-        c1 = min(c + ch, n)
-        for q in range(c + d, c1 + d, line):
-            _prefetch(row, q)
-        m = _vmin(m, _c_min(row[c:c1]))
+        if ismax:  # per chunk, outside the vectorised loops
+            m = _vmax(m, _c_max(row[c:c1]))
+        else:
+            m = _vmin(m, _c_min(row[c:c1]))
     return m
 
 
@@ -764,12 +751,8 @@ def _ext_h_task(x: Any, part: Any, ismax: bool, t: int, ns: int, rb: int, pf: bo
     hi = ((s + 1) * n) // ns
     r0 = blk * rb
     r1 = min(x.shape[0], r0 + rb)
-    if ismax:
-        for r in range(r0, r1):
-            part[r, s] = _h_max(x[r, lo:hi], pf)
-    else:
-        for r in range(r0, r1):
-            part[r, s] = _h_min(x[r, lo:hi], pf)
+    for r in range(r0, r1):
+        part[r, s] = _h_ext(x[r, lo:hi], ismax, pf)
 
 
 @kernel()
@@ -789,10 +772,10 @@ def ext_h_par(x: Any, part: Any, ismax: bool, rb: int, pf: bool) -> None:
 
 
 @njit(fastmath=FM, inline="always")
-def _vrow_max(acc: Any, xr: Any) -> None:
-    """acc = max(acc, xr) elementwise, NaN propagating, by chunks of PF_CH bytes, each
-    preceded by prefetches PF_DIST bytes ahead of it: in a block of whole rows that is the
-    next rows (one thread ~28 -> ~33-37 GB/s, as _h_max)."""
+def _vrow_ext(acc: Any, xr: Any, ismax: bool) -> None:
+    """acc = max (min) of acc and xr elementwise, NaN propagating, by chunks of PF_CH bytes,
+    each preceded by prefetches PF_DIST bytes ahead of it: in a block of whole rows that is
+    the next rows (one thread ~28 -> ~33-37 GB/s, as _h_ext)."""
     w = xr.shape[0]
     ch = PF_CH // xr.itemsize
     d = PF_DIST // xr.itemsize
@@ -803,25 +786,12 @@ def _vrow_max(acc: Any, xr: Any) -> None:
             _prefetch(xr, q)
         a = acc[c:c1]  # slices: a loop over range(c, c1) did not vectorise
         b = xr[c:c1]
-        for j in range(c1 - c):
-            a[j] = _vmax(a[j], b[j])
-
-
-@njit(fastmath=FM, inline="always")
-def _vrow_min(acc: Any, xr: Any) -> None:
-    """_vrow_max for min."""
-    w = xr.shape[0]
-    ch = PF_CH // xr.itemsize
-    d = PF_DIST // xr.itemsize
-    line = 64 // xr.itemsize
-    for c in range(0, w, ch):
-        c1 = min(c + ch, w)
-        for q in range(c + d, c1 + d, line):
-            _prefetch(xr, q)
-        a = acc[c:c1]
-        b = xr[c:c1]
-        for j in range(c1 - c):
-            a[j] = _vmin(a[j], b[j])
+        if ismax:
+            for j in range(c1 - c):
+                a[j] = _vmax(a[j], b[j])
+        else:
+            for j in range(c1 - c):
+                a[j] = _vmin(a[j], b[j])
 
 
 @njit(fastmath=FM)
@@ -832,13 +802,9 @@ def _ext_v_task(x: Any, part: Any, ismax: bool, t: int, ns: int, wb: int, pf: bo
     x0 = x[o, r0, j0:j1]
     for j in range(w):
         acc[j] = x0[j]
-    if pf and w * x.itemsize >= PF_CH:  # rows of a chunk or more: prefetched (_vrow_max)
-        if ismax:
-            for r in range(r0 + 1, r1):
-                _vrow_max(acc, x[o, r, j0:j1])
-        else:
-            for r in range(r0 + 1, r1):
-                _vrow_min(acc, x[o, r, j0:j1])
+    if pf and w * x.itemsize >= PF_CH:  # rows of a chunk or more: prefetched (_vrow_ext)
+        for r in range(r0 + 1, r1):
+            _vrow_ext(acc, x[o, r, j0:j1], ismax)
     elif ismax:
         for r in range(r0 + 1, r1):
             xr = x[o, r, j0:j1]
@@ -891,14 +857,14 @@ def _h_arg(row: Any, ismax: bool) -> Any:
     n = row.shape[0]
     c1 = min(CH, n)
     seg = row[0:c1]
-    best = _h_max(seg, False) if ismax else _h_min(seg, False)
+    best = _c_max(seg) if ismax else _c_min(seg)
     bi = _find_first(seg, best, 0)
     if best != best:
         return best, bi
     for ci in range(1, (n + CH - 1) // CH):
         c0 = ci * CH
         seg = row[c0 : min(c0 + CH, n)]
-        m = _h_max(seg, False) if ismax else _h_min(seg, False)
+        m = _c_max(seg) if ismax else _c_min(seg)
         if m != m:
             return m, _find_first(seg, m, c0)
         if (m > best) if ismax else (m < best):
@@ -1157,7 +1123,7 @@ def _c_lse(seg: Any, mc: Any, z0: Any) -> Any:
 @njit(fastmath=FM, inline="always")
 def _lse_step(seg: Any, big: float, tot: float, posinf: bool, z0: Any) -> Any:
     """Fold one chunk into the running (max, sum): returns (nan seen, big, tot, posinf)."""
-    mf = np.float64(_h_max(seg, False))
+    mf = np.float64(_c_max(seg))
     if mf != mf:
         return True, big, tot, posinf
     if posinf or mf == -np.inf:
