@@ -9,7 +9,8 @@ generated stubs (overloads) and one whose stubs hold only the runtime signatures
 ``python -m stubs.generate`` renders with ``plain_only``). The same generated file of
 reductions (seeded: receivers of rank 1..4 and dtypes of every rule family; single, negative,
 tuple and ``None`` axes; both keepdims; methods and functions) is checked with each, and the
-best-of-N wall and CPU times are printed with their ratios. A file with
+best-of-N wall and CPU times are printed with their ratios, and the median and worst of the
+per-round CPU ratios (the variants run interleaved, one run each per round). A file with
 the same imports and no reductions gives the fixed cost (startup, numpy stubs), subtracted in
 the "net" ratio. CPU time (user+sys of the pyright processes) is the headline number because
 wall time swings with other load on a shared machine. This is a benchmark, not a test: it
@@ -24,6 +25,7 @@ import random
 import re
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -135,7 +137,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--api", choices=("mixed", "methods", "functions"), default="mixed")
     args = parser.parse_args()
-    results: dict[tuple[str, str], tuple[float, float]] = {}
+    runs: dict[tuple[str, str], list[tuple[float, float]]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for variant in ("overloads", "plain"):
             folder = Path(tmp) / variant
@@ -143,21 +145,33 @@ def main() -> None:
             _package(folder, plain_only=variant == "plain")
             (folder / "bench_calls.py").write_text(corpus(args.calls, api=args.api))
             (folder / "bench_empty.py").write_text(corpus(0))
-        for (variant, target), _ in itertools.product(
-            itertools.product(("overloads", "plain"), ("bench_calls.py", "bench_empty.py")),
+        # interleaved rounds (one run of each variant per round): load that comes and goes on a
+        # shared machine falls on both sides alike, and each round gives a ratio of its own
+        for _, (target, variant) in itertools.product(
             range(args.repeat),
+            itertools.product(("bench_calls.py", "bench_empty.py"), ("overloads", "plain")),
         ):
-            wall, check = _pyright(Path(tmp) / variant, target)
-            key = (variant, target)
-            best = results.get(key, (float("inf"), float("inf")))
-            results[key] = (min(best[0], wall), min(best[1], check))
+            runs.setdefault((variant, target), []).append(_pyright(Path(tmp) / variant, target))
+    results = {
+        key: (min(w for w, _ in times), min(c for _, c in times)) for key, times in runs.items()
+    }
     for key, (wall, cpu) in sorted(results.items()):
         print(f"{key[0]:>9} {key[1]:<15} wall {wall:6.2f}s  cpu {cpu:6.2f}s")
     ov = results[("overloads", "bench_calls.py")]
     pl = results[("plain", "bench_calls.py")]
     fixed = min(results[(v, "bench_empty.py")][1] for v in ("overloads", "plain"))
+    per_round = [
+        o[1] / p[1]
+        for o, p in zip(
+            runs[("overloads", "bench_calls.py")], runs[("plain", "bench_calls.py")], strict=True
+        )
+    ]
     print(f"{args.calls} reductions ({args.api}), overloads/plain (best of {args.repeat}):")
     print(f"  wall ratio {ov[0] / pl[0]:.2f}x, cpu ratio {ov[1] / pl[1]:.2f}x")
+    print(
+        f"  cpu ratio per round: median {statistics.median(per_round):.2f}x, "
+        f"max {max(per_round):.2f}x ({', '.join(f'{r:.2f}' for r in per_round)})"
+    )
     print(
         f"  cpu ratio net of the fixed cost ({fixed:.2f}s): "
         f"{(ov[1] - fixed) / max(pl[1] - fixed, 1e-9):.2f}x"

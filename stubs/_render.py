@@ -467,6 +467,7 @@ def _overload_lines(
     indent: str,
     poison: bool,
     mypy_method: bool = False,
+    catch_all_receiver: str = "",
 ) -> list[str]:
     """The overloads of one reduction (valid, poison, catch-all) at ``indent``.
 
@@ -474,7 +475,8 @@ def _overload_lines(
     the first (``axis=None``) one: a receiver with a ``*tuple[Any, ...]`` part (``AnyTensor``,
     ``Tensor[DT, B, *tuple[Any, ...]]``) fits every fixed-rank ``self`` pattern under mypy,
     so it must get the unknown shape (with its dtype) before any of them, and before any
-    poison overload.
+    poison overload. ``catch_all_receiver``: the annotation of the catch-all's first parameter
+    (``self`` of the module-level mypy method overloads), left as in the runtime otherwise.
     """
     first = params[0].name
     lines: list[str] = []
@@ -499,6 +501,8 @@ def _overload_lines(
         else:
             result = _tensor(result_dtype, form.result)
         lines.append(f"{indent}def {name}({render_params(op_params)}) -> {result}: ...")
+    if catch_all_receiver:
+        params = _with_receiver(params, first, catch_all_receiver)
     lines.append(f"{indent}@overload")
     lines.append(f"{indent}def {name}({render_params(params)}) -> {plain_ret}: ...")
     return lines
@@ -608,19 +612,56 @@ def render_method(spec: rules.ReductionSpec, fn: Callable[..., Any], *, plain_on
     Three readers, three branches. ``if MYPY:`` is true for mypy and unknown to pyright (which
     then reads both branches and keeps the last declaration, the ``ClassVar`` descriptor of
     the ``else:``). Inside it, mypy with the plugin (``TYPEDTENSOR_MYPY_PLUGIN`` always true)
-    gets the runtime signature, mypy without the plugin the overloads. Pyright resolves
-    ``x.sum`` through the descriptor's ``__get__`` (dtype rule, once) and then a call class
-    whose ``__call__`` overloads only match shapes: binding all overloads with a dtype solve
-    per overload made pyright several times slower.
+    gets the runtime signature, mypy without the plugin the overloads of
+    ``_tensor_mypy.pyi`` (``render_mypy_method``), assigned to the class attribute. Pyright
+    resolves ``x.sum`` through the descriptor's ``__get__`` (dtype rule, once) and then a call
+    class whose ``__call__`` overloads only match shapes: binding all overloads with a dtype
+    solve per overload made pyright several times slower.
     """
     indent = "    "
-    if plain_only or not uses_descriptor(spec):
-        return render_op(spec, fn, indent=indent, method=True, plain_only=plain_only)
-    inner = render_op(spec, fn, indent=indent * 3, method=True)
+    if plain_only:
+        return render_op(spec, fn, indent=indent, method=True, plain_only=True)
+    params, ret = runtime_params(fn)
     return (
-        f"{indent}if MYPY:\n{inner}{indent}else:\n"
+        f"{indent}if MYPY:\n"
+        f"{indent * 2}if not TYPEDTENSOR_MYPY_PLUGIN:\n"
+        f"{indent * 3}{spec.name} = _m.{spec.name}\n"
+        f"{indent * 2}else:\n"
+        f"{indent * 3}def {spec.name}({render_params(params)}) -> {ret}:\n"
+        f'{indent * 4}"""{_doc(fn)}"""\n'
+        f"{indent}else:\n"
         f"{indent * 2}{spec.name}: ClassVar[_{_camel(spec.name)}Method]\n"
     )
+
+
+def render_mypy_method(spec: rules.ReductionSpec, fn: Callable[..., Any]) -> str:
+    """The overloads mypy without the plugin reads for ``Tensor.<name>``, at module level.
+
+    They live in ``_tensor_mypy.pyi`` (``Tensor``'s body assigns them: ``sum = _m.sum``; mypy
+    binds ``self`` of a function assigned in a class body like a method's), which
+    ``_tensor.pyi`` imports under a condition pyright decides is false: pyright never parses
+    these ~60 overloads per method (a third of pyright's time to load the stubs), and mypy
+    with the plugin never reads them either.
+    """
+    params, ret = runtime_params(fn)
+    dform = dtype_form(spec.dtype_rule)
+
+    def receiver(form: Form, valid: bool) -> str:
+        return _tensor(dform.receiver if valid else "Any", form.dims)
+
+    lines = _overload_lines(
+        spec,
+        params,
+        spec.name,
+        receiver,
+        dform.result,
+        ret,
+        "",
+        poison=True,
+        mypy_method=True,
+        catch_all_receiver=ANY_TENSOR,
+    )
+    return "\n".join(lines) + "\n"
 
 
 def call_class_key(spec: rules.ReductionSpec, fn: Callable[..., Any]) -> str:

@@ -1,7 +1,7 @@
 """Render typedtensor's stubs from the shape rules: ``python -m stubs.generate [--check]``.
 
-Writes ``typedtensor/_dtypes.pyi``, ``typedtensor/_tensor.pyi`` and
-``typedtensor/reductions.pyi`` from the templates in ``stubs/templates`` and the rules in
+Writes ``typedtensor/_dtypes.pyi``, ``typedtensor/_tensor.pyi``, ``typedtensor/_tensor_mypy.pyi``
+and ``typedtensor/reductions.pyi`` from the templates in ``stubs/templates`` and the rules in
 ``typedtensor._shape_rules``. ``--check`` writes nothing and exits with status 1 when a
 committed stub differs from what the generator renders now (CI runs it).
 """
@@ -44,12 +44,15 @@ def render_all(*, plain_only: bool = False) -> dict[Path, str]:
     from typedtensor import _tensor, reductions
 
     methods = []
+    mypy_methods = []
     functions = []
     shared: dict[str, str] = {}
     for name, spec in rules.REDUCTIONS.items():
         methods.append(
             _render.render_method(spec, getattr(_tensor.Tensor, name), plain_only=plain_only)
         )
+        if not plain_only:
+            mypy_methods.append(_render.render_mypy_method(spec, getattr(_tensor.Tensor, name)))
         fn = getattr(reductions, name)
         key = _render.function_share_key(spec, fn)
         if plain_only or key not in shared:
@@ -60,7 +63,21 @@ def render_all(*, plain_only: bool = False) -> dict[Path, str]:
         else:
             functions.append(_render.render_alias(spec, fn, shared[key]))
     names = "\n".join(f'    "{n}",' for n in reductions.__all__)
+    mypy_only = {}
+    if not plain_only:
+        mypy_only[ROOT / "typedtensor" / "_tensor_mypy.pyi"] = _fill(
+            "_tensor_mypy.pyi.tmpl",
+            {
+                "TYPEVARS": "\n".join(
+                    f'{g} = TypeVar("{g}")' for g in _render.gradual_params()[:-1]
+                ),
+                "REDUCTIONS": "\n".join(mypy_methods)
+                .rstrip("\n")
+                .replace(_render.ANY_TENSOR, "AnyTensor"),
+            },
+        )
     return {
+        **mypy_only,
         ROOT / "typedtensor" / "_dtypes.pyi": _fill(
             "_dtypes.pyi.tmpl", _render.render_dtype_classes()
         ),
