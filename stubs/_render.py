@@ -544,10 +544,9 @@ def render_op(
     fn: Callable[..., Any],
     *,
     indent: str,
-    method: bool,
     plain_only: bool = False,
 ) -> str:
-    """Overloads + plugin branch for one reduction, at ``indent``.
+    """Overloads + plugin branch for one ``tt.`` function, at ``indent``.
 
     ``if not TYPEDTENSOR_MYPY_PLUGIN:`` holds the overloads, ``else:`` the runtime signature:
     mypy with the plugin sees only the latter; mypy without it takes the first definition
@@ -570,7 +569,7 @@ def render_op(
         return f'{indent}{plain}\n{indent}    """{doc}"""\n'
 
     lines = [f"{indent}if not TYPEDTENSOR_MYPY_PLUGIN:"]
-    lines += _op_overloads(spec, fn, indent + "    ", method=method)
+    lines += _op_overloads(spec, fn, indent + "    ", method=False)
     lines.append(f"{indent}else:")
     lines.append(f"{indent}    {plain}")
     lines.append(f'{indent}        """{doc}"""')
@@ -611,13 +610,6 @@ def render_alias(spec: rules.ReductionSpec, fn: Callable[..., Any], target: str)
     )
 
 
-def uses_descriptor(spec: rules.ReductionSpec) -> bool:
-    """Methods typed for pyright through a descriptor: all of them. (A flat ``self``-typed
-    overload list lets pyright fit ``*Rest`` into one fixed dim: ``l2_normalize()`` on
-    ``Tensor[DT, B, *Rest]`` was ``Tensor[DT, B, Union[*Rest]]``.)"""
-    return True
-
-
 def render_method(spec: rules.ReductionSpec, fn: Callable[..., Any], *, plain_only: bool) -> str:
     """One reduction method in the ``Tensor`` class body.
 
@@ -632,7 +624,7 @@ def render_method(spec: rules.ReductionSpec, fn: Callable[..., Any], *, plain_on
     """
     indent = "    "
     if plain_only:
-        return render_op(spec, fn, indent=indent, method=True, plain_only=True)
+        return render_op(spec, fn, indent=indent, plain_only=True)
     params, ret = runtime_params(fn)
     return (
         f"{indent}if MYPY:\n"
@@ -878,7 +870,11 @@ def render_descriptor(spec: rules.ReductionSpec, fn: Callable[..., Any], bound: 
 
 
 def render_pyright_classes() -> str:
-    """Descriptor, dispatch and call classes for every method that ``uses_descriptor``.
+    """Descriptor, dispatch and call classes of every reduction method.
+
+    Every method goes through a descriptor: a flat ``self``-typed overload list lets pyright
+    fit ``*Rest`` into one fixed dim (``l2_normalize()`` on ``Tensor[DT, B, *Rest]`` was
+    ``Tensor[DT, B, Union[*Rest]]``).
 
     Pyright resolves ``x.sum(axis=1)`` in three steps: ``_SumMethod.__get__`` solves the
     result dtype once (``_ReductionDTypes``) and packs ``x``'s dims into a callable type,
@@ -891,8 +887,6 @@ def render_pyright_classes() -> str:
     out_calls: list[str] = []
     out_methods: list[str] = []
     for name, spec in rules.REDUCTIONS.items():
-        if not uses_descriptor(spec):
-            continue
         fn = getattr(Tensor, name)
         key = call_class_key(spec, fn)
         if key not in bases:

@@ -40,7 +40,8 @@ def _fill(template: str, fields: dict[str, str]) -> str:
 
 
 def render_all(*, plain_only: bool = False) -> dict[Path, str]:
-    """Path -> rendered text of every generated stub (``plain_only``: no overloads)."""
+    """Path -> rendered text of every generated stub (``plain_only``: no overloads in the
+    files pyright reads; ``_tensor_mypy.pyi`` is rendered as always, pyright never parses it)."""
     from typedtensor import _tensor, reductions
 
     methods = []
@@ -51,33 +52,24 @@ def render_all(*, plain_only: bool = False) -> dict[Path, str]:
         methods.append(
             _render.render_method(spec, getattr(_tensor.Tensor, name), plain_only=plain_only)
         )
-        if not plain_only:
-            mypy_methods.append(_render.render_mypy_method(spec, getattr(_tensor.Tensor, name)))
+        mypy_methods.append(_render.render_mypy_method(spec, getattr(_tensor.Tensor, name)))
         fn = getattr(reductions, name)
         key = _render.function_share_key(spec, fn)
         if plain_only or key not in shared:
             shared.setdefault(key, name)
-            functions.append(
-                _render.render_op(spec, fn, indent="", method=False, plain_only=plain_only)
-            )
+            functions.append(_render.render_op(spec, fn, indent="", plain_only=plain_only))
         else:
             functions.append(_render.render_alias(spec, fn, shared[key]))
     names = "\n".join(f'    "{n}",' for n in reductions.__all__)
-    mypy_only = {}
-    if not plain_only:
-        mypy_only[ROOT / "typedtensor" / "_tensor_mypy.pyi"] = _fill(
+    return {
+        ROOT / "typedtensor" / "_tensor_mypy.pyi": _fill(
             "_tensor_mypy.pyi.tmpl",
             {
-                "TYPEVARS": "\n".join(
-                    f'{g} = TypeVar("{g}")' for g in _render.gradual_params()[:-1]
-                ),
                 "REDUCTIONS": "\n".join(mypy_methods)
                 .rstrip("\n")
-                .replace(_render.ANY_TENSOR, "AnyTensor"),
+                .replace(_render.ANY_TENSOR, "AnyTensor")
             },
-        )
-    return {
-        **mypy_only,
+        ),
         ROOT / "typedtensor" / "_dtypes.pyi": _fill(
             "_dtypes.pyi.tmpl", _render.render_dtype_classes()
         ),

@@ -11,37 +11,43 @@ with the plugin decides the second is false and never reads it either, so only m
 the plugin pays for these overloads (self-typed by rank 0..4, poison overloads for
 out-of-range and duplicate axes, a catch-all).
 
-``_tensor`` is imported under ``TYPE_CHECKING`` so that mypy analyses this module before
-``_tensor`` in their import cycle: the ``@deprecated`` overloads' types must be known when
-``Tensor``'s body reads them.
+``_tensor`` (``Tensor`` and the type variables) is imported under ``TYPE_CHECKING`` so that
+mypy analyses this module before ``_tensor`` in their import cycle: the ``@deprecated``
+overloads' types must be known when ``Tensor``'s body reads them.
 """
 
 from typing import TYPE_CHECKING, Any, Literal, overload
 
-from typing_extensions import TypeVar, TypeVarTuple, Unpack, deprecated
+from typing_extensions import Unpack, deprecated
 
-from ._dtypes import DType, _ReductionDTypes, bool_, int64
+from ._dtypes import _ReductionDTypes, bool_, int64
 
 if TYPE_CHECKING:
-    from ._tensor import AnyTensor, Axis, L2Variant, NormMode, Tensor, _UnknownDim
-
-_S = TypeVar("_S", bound=DType)
-_R = TypeVar("_R", bound=DType)
-_D0 = TypeVar("_D0")
-_D1 = TypeVar("_D1")
-_D2 = TypeVar("_D2")
-_D3 = TypeVar("_D3")
-_DL = TypeVar("_DL")
-_Sh = TypeVarTuple("_Sh")
-_Rest = TypeVarTuple("_Rest")
-_G0 = TypeVar("_G0")
-_G1 = TypeVar("_G1")
-_G2 = TypeVar("_G2")
-_G3 = TypeVar("_G3")
-_G4 = TypeVar("_G4")
-_G5 = TypeVar("_G5")
-_G6 = TypeVar("_G6")
-_G7 = TypeVar("_G7")
+    from ._tensor import (
+        _D0,
+        _D1,
+        _D2,
+        _D3,
+        _DL,
+        _G0,
+        _G1,
+        _G2,
+        _G3,
+        _G4,
+        _G5,
+        _G6,
+        _G7,
+        _R,
+        _S,
+        AnyTensor,
+        Axis,
+        L2Variant,
+        NormMode,
+        Tensor,
+        _Rest,
+        _Sh,
+        _UnknownDim,
+    )
 
 # ---- generated reductions (python -m stubs.generate) ----
 @overload
