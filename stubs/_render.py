@@ -847,7 +847,10 @@ def render_dispatch(base: str, spec: rules.ReductionSpec, calls: list[str]) -> s
 def render_descriptor(spec: rules.ReductionSpec, fn: Callable[..., Any], bound: str) -> str:
     """``class _XMethod``: ``x.op`` binds to ``bound[<result dtype>, *<x's dims>]``.
 
-    The class access (``obj: None``: ``Tensor.sum``) comes last: an instance never fits it.
+    The class access (``obj: None``: ``Tensor.sum``) comes last: an instance never fits it. It
+    returns the descriptor, whose ``__call__`` is the unbound method (``Tensor.sum(x, 1)``: the
+    runtime signature, the unknown-shape result, as the plugin answers it; without it pyright
+    reported the descriptor as not callable).
     """
     dform = dtype_form(spec.dtype_rule)
     name = f"_{_camel(spec.name)}Method"
@@ -865,7 +868,13 @@ def render_descriptor(spec: rules.ReductionSpec, fn: Callable[..., Any], bound: 
             f"    def __get__(self, obj: {_tensor(receiver, ['Unpack[_Sh]'])}, owner: Any)"
             f" -> {bound}[{result}, {_callable(['Unpack[_Sh]'])}]: ...",
         ]
-    lines += ["    @overload", "    def __get__(self, obj: None, owner: Any) -> Self: ..."]
+    params, _ = runtime_params(fn)
+    lines += [
+        "    @overload",
+        "    def __get__(self, obj: None, owner: Any) -> Self: ...",
+        f"    def __call__(self, x: {ANY_TENSOR}, /, {render_params(params[1:])})"
+        f" -> {ANY_TENSOR}: ...",
+    ]
     return "\n".join(lines) + "\n"
 
 

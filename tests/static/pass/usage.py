@@ -40,3 +40,10 @@ def unknown_shapes_functions(x: tt.AnyTensor) -> None:
     """The same for the functional API."""
     print(tt.sum(x, 3).shape, tt.prod(x, (0, 0)).shape, tt.argmin(x, -5).shape)
     print(tt.l2_normalize(x, 4).shape, tt.norm(x, 2, 3).shape)
+
+
+def unbound_methods(x: Tensor[tt.float32, L[8], L[10]]) -> None:
+    """A reduction called through the class type-checks (pyright reported the descriptor as not
+    callable); pyright and the plugin answer the unknown shape, mypy without it the exact one."""
+    print(Tensor.sum(x, 1).shape, Tensor.argmax(x, axis=0).shape, Tensor.norm(x, 2, 1).shape)
+    print(Tensor.var(x, 0, ddof=1).shape, Tensor.l2_normalize(x).shape)

@@ -61,3 +61,10 @@ def above_max_rank(x: Tensor[tt.float32, L[2], L[3], L[4], L[5], L[6]]) -> None:
     assert_type(x.sum(0), Tensor[tt.float32, L[3], L[4], L[5], L[6]])
     assert_type(x.max(-1), Tensor[tt.float32, L[2], L[3], L[4], L[5]])
     assert_type(x.sum(2), Unknown)
+
+
+def unbound_method(x: Tensor[tt.float32, L[2], L[3]]) -> None:
+    """Through the class the descriptor is the unbound method: the runtime signature, the
+    unknown shape (mypy without the plugin reads the flat overloads: exact)."""
+    assert_type(Tensor.sum(x, 1), Unknown)
+    assert_type(Tensor.argmax(x, axis=0), Unknown)
