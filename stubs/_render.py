@@ -457,86 +457,62 @@ def _camel(name: str) -> str:
     return "".join(part.capitalize() for part in name.split("_"))
 
 
-def _overload_lines(
-    spec: rules.ReductionSpec,
-    params: list[Param],
-    name: str,
-    receiver: Callable[[Form, bool], str],
-    result_dtype: str,
-    plain_ret: str,
-    indent: str,
-    poison: bool,
-    mypy_method: bool = False,
-    catch_all_receiver: str = "",
-) -> list[str]:
-    """The overloads of one reduction (valid, poison, catch-all) at ``indent``.
+def _doc(fn: Callable[..., Any]) -> str:
+    doc = inspect.getdoc(fn)
+    return doc.splitlines()[0] if doc else ""
 
-    ``mypy_method``: the overloads of ``mypy_method_forms``, with the gradual guard after
-    the first (``axis=None``) one: a receiver with a ``*tuple[Any, ...]`` part (``AnyTensor``,
-    ``Tensor[DT, B, *tuple[Any, ...]]``) fits every fixed-rank ``self`` pattern under mypy,
-    so it must get the unknown shape (with its dtype) before any of them, and before any
-    poison overload. ``catch_all_receiver``: the annotation of the catch-all's first parameter
-    (``self`` of the module-level mypy method overloads), left as in the runtime otherwise.
+
+def _plain_def(spec: rules.ReductionSpec, fn: Callable[..., Any], indent: str) -> str:
+    """The runtime signature and the first line of its docstring, at ``indent``."""
+    params, ret = runtime_params(fn)
+    return (
+        f"{indent}def {spec.name}({render_params(params)}) -> {ret}:\n"
+        f'{indent}    """{_doc(fn)}"""\n'
+    )
+
+
+def _op_overloads(
+    spec: rules.ReductionSpec, fn: Callable[..., Any], indent: str, *, method: bool
+) -> list[str]:
+    """The overloads of one reduction (valid, poison, catch-all) at ``indent``: a ``tt.``
+    function's (``method=False``: ``ordered_forms`` without poison overloads) or the
+    module-level mypy method overloads of ``_tensor_mypy.pyi`` (``mypy_method_forms``, the
+    catch-all's ``self`` typed ``AnyTensor``).
+
+    A mypy method gets the gradual guard after the first (``axis=None``) overload: a receiver
+    with a ``*tuple[Any, ...]`` part (``AnyTensor``, ``Tensor[DT, B, *tuple[Any, ...]]``) fits
+    every fixed-rank ``self`` pattern under mypy, so it must get the unknown shape (with its
+    dtype) before any of them, and before any poison overload.
     """
-    first = params[0].name
-    lines: list[str] = []
-    if mypy_method:
-        forms = mypy_method_forms(spec, params)
-    else:
-        forms = ordered_forms(spec, params, poison=poison)
+    params, ret = runtime_params(fn)
     dform = dtype_form(spec.dtype_rule)
+    name = spec.name
+    first = params[0].name
+    forms = mypy_method_forms(spec, params) if method else ordered_forms(spec, params, poison=False)
+    lines: list[str] = []
     for i, form in enumerate(forms):
-        if mypy_method and i == 1:
+        if method and i == 1:
             unknown = _tensor(dform.receiver, gradual_params())
             lines.append(f"{indent}@overload")
             lines.append(
                 f"{indent}def {name}({render_params(_with_receiver(params, first, unknown))})"
                 f" -> {_tensor(dform.result, ['Unpack[tuple[Any, ...]]'])}: ..."
             )
-        op_params = _overload_params(params, first, receiver(form, form.result is not None), form)
+        valid = form.result is not None
+        receiver = _tensor(dform.receiver if valid else "Any", form.dims)
+        op_params = _overload_params(params, first, receiver, form)
         lines.append(f"{indent}@overload")
         if form.result is None:
             result = ANY_TENSOR
             lines.append(f'{indent}@deprecated("{form.message}")')
         else:
-            result = _tensor(result_dtype, form.result)
+            result = _tensor(dform.result, form.result)
         lines.append(f"{indent}def {name}({render_params(op_params)}) -> {result}: ...")
-    if catch_all_receiver:
-        params = _with_receiver(params, first, catch_all_receiver)
+    if method:
+        params = _with_receiver(params, first, ANY_TENSOR)
     lines.append(f"{indent}@overload")
-    lines.append(f"{indent}def {name}({render_params(params)}) -> {plain_ret}: ...")
+    lines.append(f"{indent}def {name}({render_params(params)}) -> {ret}: ...")
     return lines
-
-
-def _doc(fn: Callable[..., Any]) -> str:
-    doc = inspect.getdoc(fn)
-    return doc.splitlines()[0] if doc else ""
-
-
-def _op_overloads(
-    spec: rules.ReductionSpec, fn: Callable[..., Any], indent: str, *, method: bool
-) -> list[str]:
-    """The overload lines of one reduction: a ``tt.`` function's (``method=False``) or the
-    module-level mypy method overloads of ``_tensor_mypy.pyi`` (poison overloads, rank-specific
-    forms, ``self`` of the catch-all typed)."""
-    params, ret = runtime_params(fn)
-    dform = dtype_form(spec.dtype_rule)
-
-    def receiver(form: Form, valid: bool) -> str:
-        return _tensor(dform.receiver if valid else "Any", form.dims)
-
-    return _overload_lines(
-        spec,
-        params,
-        spec.name,
-        receiver,
-        dform.result,
-        ret,
-        indent,
-        poison=method,
-        mypy_method=method,
-        catch_all_receiver=ANY_TENSOR if method else "",
-    )
 
 
 def render_op(
@@ -562,18 +538,11 @@ def render_op(
     fits ``Tensor[DT, *tuple[Any, ...]]`` too, so the match is ambiguous and pyright reports
     the deprecated one among the candidates.
     """
-    params, ret = runtime_params(fn)
-    plain = f"def {spec.name}({render_params(params)}) -> {ret}:"
-    doc = _doc(fn)
     if plain_only:
-        return f'{indent}{plain}\n{indent}    """{doc}"""\n'
-
+        return _plain_def(spec, fn, indent)
     lines = [f"{indent}if not TYPEDTENSOR_MYPY_PLUGIN:"]
     lines += _op_overloads(spec, fn, indent + "    ", method=False)
-    lines.append(f"{indent}else:")
-    lines.append(f"{indent}    {plain}")
-    lines.append(f'{indent}        """{doc}"""')
-    return "\n".join(lines) + "\n"
+    return "\n".join([*lines, f"{indent}else:", ""]) + _plain_def(spec, fn, indent + "    ")
 
 
 def function_share_key(spec: rules.ReductionSpec, fn: Callable[..., Any]) -> str:
@@ -601,12 +570,9 @@ def render_alias(spec: rules.ReductionSpec, fn: Callable[..., Any], target: str)
     overloads to parse and evaluate (each function's list costs about 0.1 s of pyright time
     on first use, which a file with few calls per function pays in full).
     """
-    params, ret = runtime_params(fn)
     return (
         f"if not TYPEDTENSOR_MYPY_PLUGIN:\n    {spec.name} = {target}\n"
-        f"elif {PYRIGHT_FALSE}:\n"
-        f"    def {spec.name}({render_params(params)}) -> {ret}:\n"
-        f'        """{_doc(fn)}"""\n'
+        f"elif {PYRIGHT_FALSE}:\n" + _plain_def(spec, fn, "    ")
     )
 
 
@@ -624,16 +590,12 @@ def render_method(spec: rules.ReductionSpec, fn: Callable[..., Any], *, plain_on
     """
     indent = "    "
     if plain_only:
-        return render_op(spec, fn, indent=indent, plain_only=True)
-    params, ret = runtime_params(fn)
+        return _plain_def(spec, fn, indent)
     return (
         f"{indent}if MYPY:\n"
         f"{indent * 2}if not TYPEDTENSOR_MYPY_PLUGIN:\n"
         f"{indent * 3}{spec.name} = _m.{spec.name}\n"
-        f"{indent * 2}else:\n"
-        f"{indent * 3}def {spec.name}({render_params(params)}) -> {ret}:\n"
-        f'{indent * 4}"""{_doc(fn)}"""\n'
-        f"{indent}else:\n"
+        f"{indent * 2}else:\n" + _plain_def(spec, fn, indent * 3) + f"{indent}else:\n"
         f"{indent * 2}{spec.name}: ClassVar[_{_camel(spec.name)}Method]\n"
     )
 
