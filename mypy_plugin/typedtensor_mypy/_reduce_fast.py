@@ -30,7 +30,13 @@ from . import _names as names
 from ._guard import fallback, self_guarded
 from ._rules import rules
 
-__all__ = ["concrete_reduction_dtype", "dtype_instance", "get_plan", "reduction_hook"]
+__all__ = [
+    "concrete_reduction_dtype",
+    "dtype_instance",
+    "get_plan",
+    "receiver_param",
+    "reduction_hook",
+]
 
 CallContext = Union[FunctionContext, MethodContext]
 
@@ -88,7 +94,8 @@ def _fast_reduce(
                 return None
     except ValueError:  # not a parameter: the general path copes
         return None
-    t = ctx.type if method else _plain_arg(ctx, formals, "x")  # type: ignore[union-attr]
+    param = receiver_param(ctx, method)
+    t = ctx.type if param is None else _plain_arg(ctx, formals, param)  # type: ignore[union-attr]
     if type(t) is not Instance or t.type.fullname != _TENSOR:
         return None
     targs = t.args
@@ -166,6 +173,18 @@ def _fast_reduce(
     if take:
         return Instance(t.type, [dtype, items[take[0]]])
     return Instance(t.type, [dtype])
+
+
+def receiver_param(ctx: CallContext, method: bool) -> str | None:
+    """Where the reduced tensor is: ``None`` for the receiver of a bound method call
+    (``x.sum(1)``: ``ctx.type``), else the parameter that holds it: ``x`` of a function, and
+    ``self`` of a method called through the class (``Tensor.sum(x, 1)``: mypy passes the class
+    as ``ctx.type`` and ``x`` as the first argument)."""
+    if not method:
+        return "x"
+    if type(ctx.type) is not Instance and ctx.callee_arg_names[:1] == ["self"]:  # type: ignore[union-attr]
+        return "self"
+    return None
 
 
 def _one_like(ctx: CallContext, dims: Sequence[Type]) -> Type:

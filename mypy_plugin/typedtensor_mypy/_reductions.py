@@ -14,7 +14,7 @@ from mypy.types import (
 from . import errorcodes
 from ._args import UNKNOWN, Arg, CallContext, arg_value, find_arg, literal_number
 from ._dtypes import reduction_result_dtype
-from ._reduce_fast import get_plan, reduction_hook
+from ._reduce_fast import get_plan, receiver_param, reduction_hook
 from ._rules import rules
 from ._tensortypes import (
     Shape,
@@ -35,10 +35,12 @@ _ONE_INT = object()
 
 
 def receiver(ctx: CallContext, method: bool) -> TensorView | None:
-    """The reduced tensor: the receiver of a method, the argument ``x`` of a function."""
-    if method:
+    """The reduced tensor: the receiver of a method (the first argument when it is called
+    through the class), the argument ``x`` of a function."""
+    param = receiver_param(ctx, method)
+    if param is None:
         return as_tensor(ctx.type)  # type: ignore[union-attr]
-    arg = find_arg(ctx, "x", 0)
+    arg = find_arg(ctx, param, 0)
     if not arg.given or arg.opaque or arg.type is None:
         return None
     return as_tensor(arg.type)
