@@ -811,8 +811,8 @@ def render_descriptor(spec: rules.ReductionSpec, fn: Callable[..., Any], bound: 
 
     The class access (``obj: None``: ``Tensor.sum``) comes last: an instance never fits it. It
     returns the descriptor, whose ``__call__`` is the unbound method (``Tensor.sum(x, 1)``: the
-    runtime signature, the unknown-shape result, as the plugin answers it; without it pyright
-    reported the descriptor as not callable).
+    runtime signature and the unknown-shape result, where the plugin is exact). Without that
+    ``__call__`` pyright reported the descriptor as not callable.
     """
     dform = dtype_form(spec.dtype_rule)
     name = f"_{_camel(spec.name)}Method"

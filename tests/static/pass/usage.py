@@ -44,6 +44,6 @@ def unknown_shapes_functions(x: tt.AnyTensor) -> None:
 
 def unbound_methods(x: Tensor[tt.float32, L[8], L[10]]) -> None:
     """A reduction called through the class type-checks (pyright reported the descriptor as not
-    callable); pyright and the plugin answer the unknown shape, mypy without it the exact one."""
+    callable); pyright answers the unknown shape, mypy the exact one (with the plugin too)."""
     print(Tensor.sum(x, 1).shape, Tensor.argmax(x, axis=0).shape, Tensor.norm(x, 2, 1).shape)
     print(Tensor.var(x, 0, ddof=1).shape, Tensor.l2_normalize(x).shape)
