@@ -54,15 +54,16 @@ def _axis_choices(rng: random.Random, ndim: int) -> str:
     return "(" + ", ".join(map(str, spelled)) + ("," if n == 1 else "") + ")"
 
 
-def corpus(calls: int, seed: int = 0, api: str = "mixed") -> str:
+def corpus(calls: int, seed: int = 0, api: str = "mixed", any_dim: bool = False) -> str:
     """A module with ``calls`` reductions on literal-shaped tensors.
 
     ``api``: ``mixed`` (65% methods, 10% argmax, 10% norm, 15% ``tt.`` functions), or all
-    ``methods`` / all ``functions`` (the same calls rewritten).
+    ``methods`` / all ``functions`` (the same calls rewritten). ``any_dim``: each receiver's
+    first dim is ``Any`` (an unknown size, as for a batch dim) instead of a literal.
     """
     rng = random.Random(seed)
     lines = [
-        "from typing import Literal as L",
+        "from typing import Any, Literal as L",
         "import typedtensor as tt",
         "from typedtensor import Tensor",
         "",
@@ -73,7 +74,8 @@ def corpus(calls: int, seed: int = 0, api: str = "mixed") -> str:
         ranks = []
         for i in range(4):
             ndim = i + 1
-            dims = ", ".join(f"L[{rng.choice(SIZES)}]" for _ in range(ndim))
+            sizes = [f"L[{rng.choice(SIZES)}]" for _ in range(ndim)]
+            dims = ", ".join(["Any", *sizes[1:]] if any_dim else sizes)
             params.append(f"x{i}: Tensor[tt.{rng.choice(DTYPES)}, {dims}]")
             ranks.append(ndim)
         lines.append(f"def f{f}({', '.join(params)}) -> None:")
@@ -136,6 +138,9 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--api", choices=("mixed", "methods", "functions"), default="mixed")
+    parser.add_argument(
+        "--any-dim", action="store_true", help="receivers' first dim is Any (unknown size)"
+    )
     args = parser.parse_args()
     runs: dict[tuple[str, str], list[tuple[float, float]]] = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -143,7 +148,9 @@ def main() -> None:
             folder = Path(tmp) / variant
             folder.mkdir()
             _package(folder, plain_only=variant == "plain")
-            (folder / "bench_calls.py").write_text(corpus(args.calls, api=args.api))
+            (folder / "bench_calls.py").write_text(
+                corpus(args.calls, api=args.api, any_dim=args.any_dim)
+            )
             (folder / "bench_empty.py").write_text(corpus(0))
         # interleaved rounds (one run of each variant per round): load that comes and goes on a
         # shared machine falls on both sides alike, and each round gives a ratio of its own
@@ -166,7 +173,8 @@ def main() -> None:
             runs[("overloads", "bench_calls.py")], runs[("plain", "bench_calls.py")], strict=True
         )
     ]
-    print(f"{args.calls} reductions ({args.api}), overloads/plain (best of {args.repeat}):")
+    kind = f"{args.api}, first dim Any" if args.any_dim else args.api
+    print(f"{args.calls} reductions ({kind}), overloads/plain (best of {args.repeat}):")
     print(f"  wall ratio {ov[0] / pl[0]:.2f}x, cpu ratio {ov[1] / pl[1]:.2f}x")
     print(
         f"  cpu ratio per round: median {statistics.median(per_round):.2f}x, "
