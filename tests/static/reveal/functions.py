@@ -35,3 +35,22 @@ def functions(
     assert_type(tt.norm_lp_power_p_sum(x3, 2, 0.0, -3, True), Tensor[tt.float32, L[1], L[3], L[4]])
     assert_type(tt.l2_normalize(x3, 1), Tensor[tt.float32, L[2], L[3], L[4]])
     assert_type(tt.sum(x3, a), tt.AnyTensor)
+
+
+def norm_keepdims_spellings(x3: Tensor[tt.float32, L[2], L[3], L[4]]) -> None:
+    """Every way to pass ``p``/``axis``/``keepdims`` to the norms (``p`` comes first and has a
+    default, so their overloads are ordered differently from ``tt.sum``'s)."""
+    assert_type(tt.norm(x3, 2, 1, True), Tensor[tt.float32, L[2], L[1], L[4]])
+    assert_type(tt.norm(x3, 2, (0, 2), keepdims=True), Tensor[tt.float32, L[1], L[3], L[1]])
+    assert_type(tt.norm(x3, axis=-1, keepdims=True), Tensor[tt.float32, L[2], L[3], L[1]])
+    assert_type(tt.norm(x3, p=1, axis=(1, 2), keepdims=True), Tensor[tt.float32, L[2], L[1], L[1]])
+    assert_type(tt.norm(x3, keepdims=True), Tensor[tt.float32, L[1], L[1], L[1]])
+    assert_type(tt.norm(x3, 2, keepdims=True), Tensor[tt.float32, L[1], L[1], L[1]])
+    assert_type(tt.norm(x3, 2, None, True), Tensor[tt.float32, L[1], L[1], L[1]])
+    assert_type(tt.norm(x3, axis=1), Tensor[tt.float32, L[2], L[4]])
+    assert_type(tt.norm(x3, 2, (0, 1), False), Tensor[tt.float32, L[4]])
+    assert_type(tt.norm(x3, 2, ()), Tensor[tt.float32, L[2], L[3], L[4]])
+    assert_type(tt.norm(x3, 2, 1, mode="lp_max", eps=1e-6), Tensor[tt.float32, L[2], L[4]])
+    assert_type(tt.norm_lp_max(x3, 2, 1e-6, 1, True), Tensor[tt.float32, L[2], L[1], L[4]])
+    assert_type(tt.norm_lp_max(x3, axis=-1, keepdims=True), Tensor[tt.float32, L[2], L[3], L[1]])
+    assert_type(tt.norm_lp_sum(x3, keepdims=True), Tensor[tt.float32, L[1], L[1], L[1]])

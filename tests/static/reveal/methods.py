@@ -91,3 +91,21 @@ def unknown(x: Tensor[tt.float32, L[2], L[3]], a: int, k: bool) -> None:
     assert_type(x.sum(a), tt.AnyTensor)
     assert_type(x.sum(0, k), tt.AnyTensor)
     assert_type(x.sum((1, 0)), tt.AnyTensor)
+
+
+def norm_keepdims_spellings(x3: Tensor[tt.float32, L[2], L[3], L[4]]) -> None:
+    """Every way to pass ``p``/``axis``/``keepdims`` to the norm methods (``p`` comes first
+    and has a default, so their overloads are ordered differently from ``sum``'s)."""
+    assert_type(x3.norm(2, 1, True), Tensor[tt.float32, L[2], L[1], L[4]])
+    assert_type(x3.norm(2, (0, 2), keepdims=True), Tensor[tt.float32, L[1], L[3], L[1]])
+    assert_type(x3.norm(axis=-1, keepdims=True), Tensor[tt.float32, L[2], L[3], L[1]])
+    assert_type(x3.norm(p=1, axis=(1, 2), keepdims=True), Tensor[tt.float32, L[2], L[1], L[1]])
+    assert_type(x3.norm(keepdims=True), Tensor[tt.float32, L[1], L[1], L[1]])
+    assert_type(x3.norm(2, keepdims=True), Tensor[tt.float32, L[1], L[1], L[1]])
+    assert_type(x3.norm(2, None, True), Tensor[tt.float32, L[1], L[1], L[1]])
+    assert_type(x3.norm(axis=1), Tensor[tt.float32, L[2], L[4]])
+    assert_type(x3.norm(2, (0, 1), False), Tensor[tt.float32, L[4]])
+    assert_type(x3.norm(2, ()), Tensor[tt.float32, L[2], L[3], L[4]])
+    assert_type(x3.norm_lp_max(2, 1e-6, 1, True), Tensor[tt.float32, L[2], L[1], L[4]])
+    assert_type(x3.norm_lp_max(axis=-1, keepdims=True), Tensor[tt.float32, L[2], L[3], L[1]])
+    assert_type(x3.norm_lp_sum(keepdims=True), Tensor[tt.float32, L[1], L[1], L[1]])
