@@ -54,3 +54,15 @@ def norm_keepdims_spellings(x3: Tensor[tt.float32, L[2], L[3], L[4]]) -> None:
     assert_type(tt.norm_lp_max(x3, 2, 1e-6, 1, True), Tensor[tt.float32, L[2], L[1], L[4]])
     assert_type(tt.norm_lp_max(x3, axis=-1, keepdims=True), Tensor[tt.float32, L[2], L[3], L[1]])
     assert_type(tt.norm_lp_sum(x3, keepdims=True), Tensor[tt.float32, L[1], L[1], L[1]])
+
+
+def none_keepdims_spellings(x2: Tensor[tt.int8, L[2], L[3]]) -> None:
+    """``axis=None`` with ``keepdims=True``, spelled every way (the overloads that serve a
+    call without ``axis`` take ``keepdims`` by keyword only)."""
+    assert_type(tt.sum(x2, keepdims=True), Tensor[tt.int64, L[1], L[1]])
+    assert_type(tt.sum(x2, None, True), Tensor[tt.int64, L[1], L[1]])
+    assert_type(tt.max(x2, axis=None, keepdims=True), Tensor[tt.int8, L[1], L[1]])
+    assert_type(tt.mean(x2, None, keepdims=True), Tensor[tt.float64, L[1], L[1]])
+    assert_type(tt.argmax(x2, keepdims=True), Tensor[tt.int64, L[1], L[1]])
+    assert_type(tt.var(x2, keepdims=True, ddof=1), Tensor[tt.float64, L[1], L[1]])
+
