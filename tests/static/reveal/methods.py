@@ -95,7 +95,7 @@ def unknown(x: Tensor[tt.float32, L[2], L[3]], a: int, k: bool) -> None:
 
 def norm_keepdims_spellings(x3: Tensor[tt.float32, L[2], L[3], L[4]]) -> None:
     """Every way to pass ``p``/``axis``/``keepdims`` to the norm methods (``p`` comes first
-    and has a default, so their overloads are ordered differently from ``sum``'s)."""
+    and has a default)."""
     assert_type(x3.norm(2, 1, True), Tensor[tt.float32, L[2], L[1], L[4]])
     assert_type(x3.norm(2, (0, 2), keepdims=True), Tensor[tt.float32, L[1], L[3], L[1]])
     assert_type(x3.norm(axis=-1, keepdims=True), Tensor[tt.float32, L[2], L[3], L[1]])
