@@ -386,7 +386,7 @@ def ordered_forms(
 
     Valid forms come first (cheapest resolution for correct code), poison overloads after them
     and before the catch-all. When a parameter before ``axis`` has a default (``norm(p=2,
-    axis=...)``), see ``_axis_defaulted_order``.
+    axis=...)``), see below.
 
     Otherwise (``axis`` right after the tensor) pyright's cost is the number of overloads it
     evaluates (each costs about as much whatever fails in it) plus, on first use, the number
@@ -397,70 +397,48 @@ def ordered_forms(
     tuples, so ``keepdims=True`` with ``axis=None`` does not try every tuple form first), the
     tuples of ranks 2..4; then the same without ``keepdims``; ``axis=()``; last the
     ``axis=None, keepdims=True`` forms with defaults (``tt.sum(x, keepdims=True)``).
+
+    ``norm(x, p=2, axis=None, keepdims=False)``: every positional parameter after ``p`` needs a
+    default too, so an overload's ``axis`` and ``keepdims`` would all be defaulted, every overload
+    would pass pyright's arity check and a call would try them all (``tt.norm(x, 2, 1)`` cost
+    4.6 ms against 2.1 ms for ``tt.sum(x, 1)``). Those lists keep the order of the other
+    functions, made safe for the defaults: ``axis=None``; the ``keepdims=True`` forms with ``p``
+    (and ``eps``), ``axis`` and ``keepdims`` required (``REQUIRED``: dropped by arity for calls
+    without ``keepdims``; they serve ``tt.norm(x, 2, 1, True)`` and ``tt.norm(x, 2, 1,
+    keepdims=True)``); the ``keepdims=False`` forms (``axis=...`` default: a call without ``axis``
+    has matched the first overload); the defaulted ``axis=None, keepdims=True`` forms (before any
+    form with a literal-axis default that a ``tt.norm(x, keepdims=True)`` would fit);
+    ``axis=()``; last the literal-axis ``keepdims=True`` forms again with ``keepdims``
+    keyword-only (``KWONLY``) for the calls that leave ``p`` out (``tt.norm(x, axis=1,
+    keepdims=True)``).
     """
     poisons = list(poison_forms(spec)) if poison else []
     if spec.keeps_shape:
         return [*shape_kept_forms(spec), *poisons]
     valid = list(valid_forms(spec))
-    if _axis_defaulted(params):
-        return _axis_defaulted_order(spec, valid, poisons)
     none_kept = [f for f in valid if f.axis == "None" and f.keepdims is True]
     tuples = [f for f in valid if f.axis.startswith("tuple[Literal")]
     empty = [f for f in valid if f.axis == "tuple[()]"]
+    singles_kept = polymorphic_single_forms(spec, True)
     required = [
         Form(f.dims, NONE_REQUIRED, True, f.result)
         for f in none_kept
         if f.dims[:1] != ("Unpack[_Sh]",)
     ]
-    kept = [
-        *polymorphic_single_forms(spec, True),
-        *required,
-        *[f for f in tuples if f.keepdims is True],
-    ]
+    tuples_kept = [f for f in tuples if f.keepdims is True]
+    kept = [*singles_kept, *required, *tuples_kept]
     dropped = [*polymorphic_single_forms(spec, False), *[f for f in tuples if f.keepdims is False]]
-    return [valid[0], *kept, *dropped, *empty, *none_kept, *poisons]
-
-
-def _axis_defaulted_order(
-    spec: rules.ReductionSpec, valid: Sequence[Form], poisons: Sequence[Form]
-) -> list[Form]:
-    """``ordered_forms`` when a parameter before ``axis`` has a default (``norm(x, p=2, axis=None,
-    keepdims=False)``): every later positional parameter needs one too, so an overload's
-    ``axis`` and ``keepdims`` would all be defaulted, every overload would pass pyright's arity
-    check and a call would try them all (``tt.norm(x, 2, 1)`` cost 4.6 ms against 2.1 ms for
-    ``tt.sum(x, 1)``).
-
-    The same order as the other functions, made safe for the defaults: ``axis=None``; the
-    ``keepdims=True`` forms with ``p`` (and ``eps``), ``axis`` and ``keepdims`` required
-    (``REQUIRED``: dropped by arity for calls without ``keepdims``; they serve
-    ``tt.norm(x, 2, 1, True)`` and ``tt.norm(x, 2, 1, keepdims=True)``); the ``keepdims=False``
-    forms (``axis=...`` default: a call without ``axis`` has matched the first overload); the
-    defaulted ``axis=None, keepdims=True`` forms (before any form with a literal-axis default
-    that a ``tt.norm(x, keepdims=True)`` would fit); ``axis=()``; last the ``keepdims=True``
-    forms again with ``keepdims`` keyword-only (``KWONLY``) for the calls that leave ``p`` out
-    (``tt.norm(x, axis=1, keepdims=True)``).
-    """
-    none_kept = [f for f in valid if f.axis == "None" and f.keepdims is True]
-    tuples = [f for f in valid if f.axis.startswith("tuple[Literal")]
-    empty = [f for f in valid if f.axis == "tuple[()]"]
-    kept = [*polymorphic_single_forms(spec, True), *[f for f in tuples if f.keepdims is True]]
-    required = [
-        *polymorphic_single_forms(spec, True),
-        *[
-            Form(f.dims, NONE_REQUIRED, True, f.result, style=REQUIRED)
-            for f in none_kept
-            if f.dims[:1] != ("Unpack[_Sh]",)
-        ],
-        *[f for f in tuples if f.keepdims is True],
-    ]
-    dropped = [*polymorphic_single_forms(spec, False), *[f for f in tuples if f.keepdims is False]]
+    if not _axis_defaulted(params):
+        return [valid[0], *kept, *dropped, *empty, *none_kept, *poisons]
+    # a parameter before axis has a default (norm's p): every later positional parameter
+    # needs one too (see the docstring)
     return [
         valid[0],
-        *[dataclasses.replace(f, style=REQUIRED) for f in required],
+        *[dataclasses.replace(f, style=REQUIRED) for f in kept],
         *dropped,
         *none_kept,
         *empty,
-        *[dataclasses.replace(f, style=KWONLY) for f in kept],
+        *[dataclasses.replace(f, style=KWONLY) for f in [*singles_kept, *tuples_kept]],
         *poisons,
     ]
 
@@ -694,7 +672,7 @@ def rank_forms(spec: rules.ReductionSpec, r: int, params: Sequence[Param]) -> li
 
     After a defaulted ``p`` (``norm``) the forms stay in rank order, ``keepdims=True`` ones
     included: a failing overload of a rank class costs little (no receiver to match), and the
-    split order of the ``tt.`` functions (``_axis_defaulted_order``) made ``x.norm(2, k)`` 4%
+    split order of the ``tt.`` functions (``ordered_forms``) made ``x.norm(2, k)`` 4%
     slower here (more overloads to bind).
     """
     single = spec.single_axis
