@@ -326,11 +326,47 @@ def _overload_params(params: list[Param], first: str, receiver: str, form: Form)
                 out.append(Param(p.name, inspect.Parameter.KEYWORD_ONLY, ann, None))
             else:
                 out.append(Param(p.name, p.kind, ann, default))
+        elif p.name == "out" and form.result is not None:
+            continue  # calls with out= go to the out overload (``out_overload``)
         else:
             out.append(p)
         if out[-1].default is not None and p.kind is not inspect.Parameter.KEYWORD_ONLY:
             defaulted = True
     return out
+
+
+#: The type variable of ``out=``: a call that passes ``out`` returns that tensor (as numpy and
+#: the runtime do), so its overload returns the argument's own type.
+OUT_TYPEVAR = "_O"
+
+
+def out_overload(
+    params: list[Param], first: str, receiver: str, *, indent: str, name: str
+) -> list[str]:
+    """The overload of the calls that pass ``out=``: the runtime signature with ``out``
+    required and typed ``_O``, returning ``_O`` (no lines for a reduction without ``out``).
+
+    The shape overloads have no ``out`` parameter: declaring it in every one of them cost
+    pyright time on every call (each call binds every overload of its list or class), and a
+    call with ``out=`` drops them by arity and lands here. The runtime checks that ``out`` has
+    exactly the result's shape and dtype (the plugin checks it statically), so a correct call
+    gets the same type either way. Poison overloads keep ``out`` (``x.sum(3, out=o)`` is still
+    reported) and come before this one.
+    """
+    if "out" not in [p.name for p in params]:
+        return []
+    with_out = [
+        Param(p.name, p.kind, receiver, None)
+        if p.name == first
+        else Param(p.name, p.kind, OUT_TYPEVAR, None)
+        if p.name == "out"
+        else p
+        for p in params
+    ]
+    return [
+        f"{indent}@overload",
+        f"{indent}def {name}({render_params(with_out)}) -> {OUT_TYPEVAR}: ...",
+    ]
 
 
 def _with_receiver(params: list[Param], first: str, receiver: str) -> list[Param]:
@@ -531,7 +567,7 @@ def _op_overloads(
     A mypy method gets the gradual guard after the first (``axis=None``) overload: a receiver
     with a ``*tuple[Any, ...]`` part (``AnyTensor``, ``Tensor[DT, B, *tuple[Any, ...]]``) fits
     every fixed-rank ``self`` pattern under mypy, so it must get the unknown shape (with its
-    dtype) before any of them, and before any poison overload.
+    dtype) before any of them, and before any poison overload (so does its ``out=`` twin).
     """
     params, ret = runtime_params(fn)
     dform = dtype_form(spec.dtype_rule)
@@ -542,11 +578,14 @@ def _op_overloads(
     for i, form in enumerate(forms):
         if method and i == 1:
             unknown = _tensor(dform.receiver, gradual_params())
+            guard = [p for p in _with_receiver(params, first, unknown) if p.name != "out"]
             lines.append(f"{indent}@overload")
             lines.append(
-                f"{indent}def {name}({render_params(_with_receiver(params, first, unknown))})"
+                f"{indent}def {name}({render_params(guard)})"
                 f" -> {_tensor(dform.result, ['Unpack[tuple[Any, ...]]'])}: ..."
             )
+            # its out= twin: before the poison overloads, which it would fit too
+            lines += out_overload(params, first, unknown, indent=indent, name=name)
         valid = form.result is not None
         receiver = _tensor(dform.receiver if valid else "Any", form.dims)
         op_params = _overload_params(params, first, receiver, form)
@@ -559,6 +598,7 @@ def _op_overloads(
         lines.append(f"{indent}def {name}({render_params(op_params)}) -> {result}: ...")
     if method:
         params = _with_receiver(params, first, ANY_TENSOR)
+    lines += out_overload(params, first, params[0].annotation, indent=indent, name=name)
     lines.append(f"{indent}@overload")
     lines.append(f"{indent}def {name}({render_params(params)}) -> {ret}: ...")
     return lines
@@ -733,6 +773,7 @@ def render_call_classes(
     """
     params, ret = runtime_params(fn)
     params = [Param("self", params[0].kind, "", None), *params[1:]]
+    with_out = out_overload(params, "self", "", indent="    ", name="__call__")
     classes: list[str] = []
     names: list[str] = []
     for r in range(MAX_RANK + 1):
@@ -755,6 +796,7 @@ def render_call_classes(
             else:
                 result = _tensor("_R_co", form.result)
             lines.append(f"    def __call__({render_params(op_params)}) -> {result}: ...")
+        lines += with_out
         lines.append("    @overload")
         lines.append(f"    def __call__({render_params(params)}) -> {ret}: ...")
         classes.append(re.sub(r"\b(_D[0-9])\b", r"\1_co", "\n".join(lines)) + "\n")
@@ -778,6 +820,7 @@ def render_call_classes(
             op_params[0] = Param("self", op_params[0].kind, "", None)
         lines.append("    @overload")
         lines.append(f"    def __call__({render_params(op_params)}) -> {result}: ...")
+    lines += with_out
     lines.append("    @overload")
     lines.append(f"    def __call__({render_params(params)}) -> {ret}: ...")
     classes.append("\n".join(lines) + "\n")
@@ -791,7 +834,7 @@ def render_call_classes(
         ' (pyright view)."""',
         "",
     ]
-    overloads = 0
+    header = len(lines)
     for form in variadic_forms(spec):
         if form.axis != "None" or spec.keeps_shape:
             continue
@@ -799,8 +842,8 @@ def render_call_classes(
         lines.append("    @overload")
         result = _tensor("_R_co", form.result or ())
         lines.append(f"    def __call__({render_params(op_params)}) -> {result}: ...")
-        overloads += 1
-    if overloads:  # a single signature (shape-keeping reductions) is a plain def
+    lines += with_out
+    if len(lines) > header:  # a single signature is a plain def
         lines.append("    @overload")
     lines.append(f"    def __call__({render_params(params)}) -> {unknown}: ...")
     classes.append("\n".join(lines) + "\n")
@@ -927,9 +970,3 @@ def render_pyright_classes() -> str:
         out_methods.append(render_descriptor(spec, fn, f"{bases[key]}Bound"))
     typevars = "\n".join(f'{g} = TypeVar("{g}")' for g in gradual_params()[:-1])
     return "\n".join([typevars + "\n", *out_calls, *out_methods])
-
-
-def overload_count(spec: rules.ReductionSpec, fn: Callable[..., Any]) -> int:
-    """Number of overloads rendered for ``spec`` (including poison and catch-all)."""
-    params, _ = runtime_params(fn)
-    return len(ordered_forms(spec, params)) + 1

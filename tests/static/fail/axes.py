@@ -25,6 +25,8 @@ def out_of_range(
     x3.l2_normalize(3)  # type: ignore[deprecated]  # pyright: ignore[reportDeprecated]
     x4.var(4)  # type: ignore[deprecated]  # pyright: ignore[reportDeprecated]
     x4.std(-5, correction=1)  # type: ignore[deprecated]  # pyright: ignore[reportDeprecated]
+    x3.sum(3, out=x3)  # type: ignore[deprecated]  # pyright: ignore[reportDeprecated]
+    x3.var(-4, keepdims=True, out=x3)  # type: ignore[deprecated]  # pyright: ignore[reportDeprecated]
 
 
 def duplicates(
@@ -36,6 +38,7 @@ def duplicates(
     x3.sum((0, -3))  # type: ignore[deprecated]  # pyright: ignore[reportDeprecated]
     x3.mean((-1, 2), keepdims=True)  # type: ignore[deprecated]  # pyright: ignore[reportDeprecated]
     x4.any((1, -3))  # type: ignore[deprecated]  # pyright: ignore[reportDeprecated]
+    x4.sum((0, 0), out=x4)  # type: ignore[deprecated]  # pyright: ignore[reportDeprecated]
 
 
 def wrong_types(x: Tensor[tt.float32, L[2], L[3]]) -> None:

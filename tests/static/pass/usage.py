@@ -36,6 +36,15 @@ def unknown_shapes(x: tt.AnyTensor, y: Tensor[tt.float32, Unpack[tuple[Any, ...]
     print(y.sum(0).shape, y.argmax(5).shape, tt.mean(y, (0, 0)).shape)
 
 
+def unknown_shapes_out(
+    x: tt.AnyTensor, y: Tensor[tt.float32, Unpack[tuple[Any, ...]]], o: Tensor[tt.float32]
+) -> None:
+    """Nor with an ``out=`` buffer (mypy without the plugin binds the poison overloads of every
+    rank to an unknown-shape receiver unless a guard answers first)."""
+    print(x.sum(3, out=o).shape, y.sum(3, out=o).shape, y.var((0, 0), out=o).shape)
+    print(tt.sum(x, 5, out=o).shape, tt.mean(y, -7, out=o).shape)
+
+
 def unknown_shapes_functions(x: tt.AnyTensor) -> None:
     """The same for the functional API."""
     print(tt.sum(x, 3).shape, tt.prod(x, (0, 0)).shape, tt.argmin(x, -5).shape)

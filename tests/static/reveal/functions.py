@@ -37,6 +37,21 @@ def functions(
     assert_type(tt.sum(x3, a), tt.AnyTensor)
 
 
+def out_buffers(
+    x3: Tensor[tt.float32, L[2], L[3], L[4]],
+    o: Tensor[tt.float32, L[2], L[4]],
+    i: Tensor[tt.int64, L[2], L[4]],
+    u: tt.AnyTensor,
+) -> None:
+    """``out=`` returns that buffer, as for the methods."""
+    assert_type(tt.sum(x3, 1, out=o), Tensor[tt.float32, L[2], L[4]])
+    assert_type(tt.std(x3, axis=-2, ddof=1, out=o), Tensor[tt.float32, L[2], L[4]])
+    assert_type(tt.norm_lp_sum(x3, 2, 1e-6, 1, out=o), Tensor[tt.float32, L[2], L[4]])
+    assert_type(tt.argmin(x3, 1, out=i), Tensor[tt.int64, L[2], L[4]])
+    assert_type(tt.l2_normalize(x3, 1, out=x3), Tensor[tt.float32, L[2], L[3], L[4]])
+    assert_type(tt.sum(u, 0, out=o), Tensor[tt.float32, L[2], L[4]])
+
+
 def norm_keepdims_spellings(x3: Tensor[tt.float32, L[2], L[3], L[4]]) -> None:
     """Every way to pass ``p``/``axis``/``keepdims`` to the norms (``p`` comes first and has a
     default, so their overloads are ordered differently from ``tt.sum``'s)."""

@@ -93,6 +93,27 @@ def unknown(x: Tensor[tt.float32, L[2], L[3]], a: int, k: bool) -> None:
     assert_type(x.sum((1, 0)), tt.AnyTensor)
 
 
+def out_buffers(
+    x3: Tensor[tt.float32, L[2], L[3], L[4]],
+    o: Tensor[tt.float32, L[2], L[4]],
+    k: Tensor[tt.float32, L[2], L[1], L[4]],
+    f: Tensor[tt.float32, L[4]],
+    i: Tensor[tt.int64, L[2], L[4]],
+    y: Tensor[tt.float32, tt.Dim, L[4]],
+    u: tt.AnyTensor,
+) -> None:
+    """A call with ``out=`` returns that buffer (the runtime returns it, after checking that its
+    shape and dtype are exactly the result's), whatever the receiver."""
+    assert_type(x3.sum(1, out=o), Tensor[tt.float32, L[2], L[4]])
+    assert_type(x3.mean(axis=-2, keepdims=True, out=k), Tensor[tt.float32, L[2], L[1], L[4]])
+    assert_type(x3.var((0, 1), ddof=1, out=f), Tensor[tt.float32, L[4]])
+    assert_type(x3.norm(2, 1, out=o), Tensor[tt.float32, L[2], L[4]])
+    assert_type(x3.argmax(1, out=i), Tensor[tt.int64, L[2], L[4]])
+    assert_type(x3.l2_normalize(1, out=x3), Tensor[tt.float32, L[2], L[3], L[4]])
+    assert_type(y.max(0, out=f), Tensor[tt.float32, L[4]])
+    assert_type(u.sum(0, out=f), Tensor[tt.float32, L[4]])
+
+
 def norm_keepdims_spellings(x3: Tensor[tt.float32, L[2], L[3], L[4]]) -> None:
     """Every way to pass ``p``/``axis``/``keepdims`` to the norm methods (``p`` comes first
     and has a default)."""
