@@ -58,6 +58,13 @@ def head_known(x: Tensor[tt.float32, B, Unpack[Rest]]) -> None:
     assert_type(tt.sum(x, -1), Unknown)
 
 
+def out_buffer(x: Tensor[tt.float32, B, Unpack[Rest]], o: Tensor[tt.float32, Unpack[Rest]]) -> None:
+    """``out=`` returns the buffer on these receivers too (and on any axis: no axis error)."""
+    assert_type(x.sum(0, out=o), Tensor[tt.float32, Unpack[Rest]])
+    assert_type(x.mean(2, out=o), Tensor[tt.float32, Unpack[Rest]])
+    assert_type(tt.max(x, 0, out=o), Tensor[tt.float32, Unpack[Rest]])
+
+
 def generic_dtype(x: Tensor[DT, B, Unpack[Rest]]) -> None:
     assert_type(x.max(2), Unknown)
     assert_type(x.max(-1), Unknown)
