@@ -327,7 +327,7 @@ def _overload_params(params: list[Param], first: str, receiver: str, form: Form)
             else:
                 out.append(Param(p.name, p.kind, ann, default))
         elif p.name == "out" and form.result is not None:
-            continue  # calls with out= go to the out overload (``out_overload``)
+            out += _out_none([p])  # a call with a buffer goes to ``out_overload``
         else:
             out.append(p)
         if out[-1].default is not None and p.kind is not inspect.Parameter.KEYWORD_ONLY:
@@ -343,15 +343,20 @@ OUT_TYPEVAR = "_O"
 def out_overload(
     params: list[Param], first: str, receiver: str, *, indent: str, name: str
 ) -> list[str]:
-    """The overload of the calls that pass ``out=``: the runtime signature with ``out``
-    required and typed ``_O``, returning ``_O`` (no lines for a reduction without ``out``).
+    """The overload of the calls that pass an ``out=`` buffer: the runtime signature with
+    ``out`` required and typed ``_O``, returning ``_O`` (no lines for a reduction without
+    ``out``).
 
-    The shape overloads have no ``out`` parameter: declaring it in every one of them cost
-    pyright time on every call (each call binds every overload of its list or class), and a
-    call with ``out=`` drops them by arity and lands here. The runtime checks that ``out`` has
-    exactly the result's shape and dtype (the plugin checks it statically), so a correct call
-    gets the same type either way. Poison overloads keep ``out`` (``x.sum(3, out=o)`` is still
-    reported) and come before this one.
+    The shape overloads take only ``out: None = None``: ``out: AnyTensor | None = None`` in
+    every one of them cost pyright about 7% of its time on the all-functions benchmark file
+    (each call binds every overload of its list or class, and each overload declared is
+    evaluated once), ``None`` alone next to nothing. The runtime returns the buffer after
+    checking that it has exactly the result's shape and dtype (the plugin checks it
+    statically), so a correct call gets the same type either way. The catch-alls take
+    ``out: None`` too: an optional buffer (``out: Tensor[...] | None``, a wrapper forwarding its
+    own) then fits no overload as a whole, so pyright and mypy split the union and answer
+    both halves (the exact shape and the buffer's type). Poison overloads keep the runtime's
+    ``out`` (``x.sum(3, out=o)`` is still reported) and come before this one.
     """
     if "out" not in [p.name for p in params]:
         return []
@@ -367,6 +372,11 @@ def out_overload(
         f"{indent}@overload",
         f"{indent}def {name}({render_params(with_out)}) -> {OUT_TYPEVAR}: ...",
     ]
+
+
+def _out_none(params: list[Param]) -> list[Param]:
+    """``params`` with ``out: None = None`` (a buffer goes to ``out_overload``)."""
+    return [Param(p.name, p.kind, "None", "None") if p.name == "out" else p for p in params]
 
 
 def _with_receiver(params: list[Param], first: str, receiver: str) -> list[Param]:
@@ -578,7 +588,7 @@ def _op_overloads(
     for i, form in enumerate(forms):
         if method and i == 1:
             unknown = _tensor(dform.receiver, gradual_params())
-            guard = [p for p in _with_receiver(params, first, unknown) if p.name != "out"]
+            guard = _out_none(_with_receiver(params, first, unknown))
             lines.append(f"{indent}@overload")
             lines.append(
                 f"{indent}def {name}({render_params(guard)})"
@@ -600,7 +610,7 @@ def _op_overloads(
         params = _with_receiver(params, first, ANY_TENSOR)
     lines += out_overload(params, first, params[0].annotation, indent=indent, name=name)
     lines.append(f"{indent}@overload")
-    lines.append(f"{indent}def {name}({render_params(params)}) -> {ret}: ...")
+    lines.append(f"{indent}def {name}({render_params(_out_none(params))}) -> {ret}: ...")
     return lines
 
 
@@ -798,7 +808,7 @@ def render_call_classes(
             lines.append(f"    def __call__({render_params(op_params)}) -> {result}: ...")
         lines += with_out
         lines.append("    @overload")
-        lines.append(f"    def __call__({render_params(params)}) -> {ret}: ...")
+        lines.append(f"    def __call__({render_params(_out_none(params))}) -> {ret}: ...")
         classes.append(re.sub(r"\b(_D[0-9])\b", r"\1_co", "\n".join(lines)) + "\n")
     name = f"{base}N"
     names.append(name)
@@ -822,7 +832,7 @@ def render_call_classes(
         lines.append(f"    def __call__({render_params(op_params)}) -> {result}: ...")
     lines += with_out
     lines.append("    @overload")
-    lines.append(f"    def __call__({render_params(params)}) -> {ret}: ...")
+    lines.append(f"    def __call__({render_params(_out_none(params))}) -> {ret}: ...")
     classes.append("\n".join(lines) + "\n")
     name = f"{base}U"
     names.append(name)
@@ -845,7 +855,7 @@ def render_call_classes(
     lines += with_out
     if len(lines) > header:  # a single signature is a plain def
         lines.append("    @overload")
-    lines.append(f"    def __call__({render_params(params)}) -> {unknown}: ...")
+    lines.append(f"    def __call__({render_params(_out_none(params))}) -> {unknown}: ...")
     classes.append("\n".join(lines) + "\n")
     return "\n".join(classes), names
 

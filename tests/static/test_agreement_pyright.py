@@ -116,7 +116,6 @@ def test_covered_cases_equal_runtime(revealed: dict[str, Any]) -> None:
     assert covered / len(cases) > 0.50  # regression floor; measured 51.6% (2953 of 5720)
 
 
-
 def test_covered_cases_equal_plugin(revealed: dict[str, Any]) -> None:
     tmp: Path = revealed["tmp"]
     (tmp / "mypy.ini").write_text("[mypy]\nplugins = typedtensor_mypy\n")

@@ -82,7 +82,6 @@ def test_mypy_plugin_branch_hides_the_overloads(tmp_path: Path) -> None:
     assert "[deprecated]" in without.stdout
 
 
-
 def test_mypy_with_plugin_gets_plugin_answers(tmp_path: Path) -> None:
     """With the real plugin the answers are the plugin's, the overloads unused."""
     (tmp_path / "snippet.py").write_text(SNIPPET)

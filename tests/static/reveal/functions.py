@@ -80,4 +80,3 @@ def none_keepdims_spellings(x2: Tensor[tt.int8, L[2], L[3]]) -> None:
     assert_type(tt.mean(x2, None, keepdims=True), Tensor[tt.float64, L[1], L[1]])
     assert_type(tt.argmax(x2, keepdims=True), Tensor[tt.int64, L[1], L[1]])
     assert_type(tt.var(x2, keepdims=True, ddof=1), Tensor[tt.float64, L[1], L[1]])
-

@@ -114,6 +114,19 @@ def out_buffers(
     assert_type(u.sum(0, out=f), Tensor[tt.float32, L[4]])
 
 
+def optional_out(
+    x3: Tensor[tt.float32, L[2], L[3], L[4]], o: Tensor[tt.float32, L[2], L[4]] | None
+) -> None:
+    """``out=None`` written out keeps the exact answer, and so does a buffer that may be None
+    (a wrapper forwarding its own ``out``): the union of both answers, here the same type."""
+    assert_type(x3.sum(1, out=None), Tensor[tt.float32, L[2], L[4]])
+    assert_type(x3.var(1, ddof=1, out=None), Tensor[tt.float32, L[2], L[4]])
+    assert_type(x3.sum(1, out=o), Tensor[tt.float32, L[2], L[4]])
+    assert_type(x3.norm(2, -2, out=o), Tensor[tt.float32, L[2], L[4]])
+    assert_type(tt.mean(x3, 1, out=o), Tensor[tt.float32, L[2], L[4]])
+    assert_type(tt.sum(x3, 1, out=None), Tensor[tt.float32, L[2], L[4]])
+
+
 def norm_keepdims_spellings(x3: Tensor[tt.float32, L[2], L[3], L[4]]) -> None:
     """Every way to pass ``p``/``axis``/``keepdims`` to the norm methods (``p`` comes first
     and has a default)."""
