@@ -348,7 +348,7 @@ def out_overload(
     ``out``).
 
     The shape overloads take only ``out: None = None``: ``out: AnyTensor | None = None`` in
-    every one of them cost pyright about 7% of its time on the all-functions benchmark file
+    every one of them cost pyright 3-7% of its time on the all-functions benchmark file
     (each call binds every overload of its list or class, and each overload declared is
     evaluated once), ``None`` alone next to nothing. The runtime returns the buffer after
     checking that it has exactly the result's shape and dtype (the plugin checks it
