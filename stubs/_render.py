@@ -360,23 +360,21 @@ def out_overload(
     """
     if "out" not in [p.name for p in params]:
         return []
-    with_out = [
-        Param(p.name, p.kind, receiver, None)
-        if p.name == first
-        else Param(p.name, p.kind, OUT_TYPEVAR, None)
-        if p.name == "out"
-        else p
-        for p in params
-    ]
+    with_out = _with_out(_with_receiver(params, first, receiver), OUT_TYPEVAR, None)
     return [
         f"{indent}@overload",
         f"{indent}def {name}({render_params(with_out)}) -> {OUT_TYPEVAR}: ...",
     ]
 
 
+def _with_out(params: list[Param], annotation: str, default: str | None) -> list[Param]:
+    """``params`` with ``out`` annotated ``annotation`` (``default``: rendered, or required)."""
+    return [Param(p.name, p.kind, annotation, default) if p.name == "out" else p for p in params]
+
+
 def _out_none(params: list[Param]) -> list[Param]:
     """``params`` with ``out: None = None`` (a buffer goes to ``out_overload``)."""
-    return [Param(p.name, p.kind, "None", "None") if p.name == "out" else p for p in params]
+    return _with_out(params, "None", "None")
 
 
 def _with_receiver(params: list[Param], first: str, receiver: str) -> list[Param]:
@@ -844,16 +842,19 @@ def render_call_classes(
         ' (pyright view)."""',
         "",
     ]
-    header = len(lines)
+    overloads: list[str] = []
     for form in variadic_forms(spec):
         if form.axis != "None" or spec.keeps_shape:
             continue
         op_params = _overload_params(params, "self", "", form)
-        lines.append("    @overload")
         result = _tensor("_R_co", form.result or ())
-        lines.append(f"    def __call__({render_params(op_params)}) -> {result}: ...")
-    lines += with_out
-    if len(lines) > header:  # a single signature is a plain def
+        overloads += [
+            "    @overload",
+            f"    def __call__({render_params(op_params)}) -> {result}: ...",
+        ]
+    overloads += with_out
+    lines += overloads
+    if overloads:  # a single signature is a plain def
         lines.append("    @overload")
     lines.append(f"    def __call__({render_params(_out_none(params))}) -> {unknown}: ...")
     classes.append("\n".join(lines) + "\n")
