@@ -1,6 +1,6 @@
 """Render the reduction overloads of the typedtensor stubs from the shape rules.
 
-Every shape and dtype in the output comes from ``typedtensor._shape_rules``: result shapes from
+Every shape and dtype in the output comes from ``typedtensor._rules``: result shapes from
 ``reduce_shape`` over dim *names*, valid and invalid axes from ``normalize_axes`` (whose
 exceptions classify them), result dtypes from ``result_dtype``. Signatures (parameter names,
 kinds, defaults and annotations) are copied from the runtime functions with ``inspect``, so the
@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from typedtensor import _shape_rules as rules
+from typedtensor import _rules as rules
 
 #: Highest rank that gets rank-specific overloads (single axes, tuples, poison overloads).
 MAX_RANK = 4

@@ -12,7 +12,7 @@ import numpy.typing as npt
 from typing_extensions import TypeVar, TypeVarTuple, Unpack
 
 from . import _backend
-from . import _shape_rules as rules
+from . import _rules as rules
 from ._dtypes import BY_NAME, DType, as_dtype_class
 from ._errors import AxisError, ShapeError
 

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 from typing_extensions import TypeVar, TypeVarTuple, Unpack
 
-from . import _shape_rules as rules
+from . import _rules as rules
 from ._dtypes import DType
 from ._tensor import AnyTensor, Operand, Tensor, _broadcast_check, wrap
 

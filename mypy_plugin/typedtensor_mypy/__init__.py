@@ -4,7 +4,7 @@ Computes exact ``Tensor[DType, *Dims]`` result types for reductions with literal
 ``keepdims`` (``Tensor[float32, L[8], L[10]]``.sum(axis=-1) is ``Tensor[float32, L[8]]``),
 constructors with literal shapes and broadcasting elementwise ops, and reports bad axes
 (``typedtensor-axis``) and incompatible shapes (``typedtensor-shape``). Every shape and dtype
-answer comes from ``typedtensor._shape_rules``, loaded without importing numpy.
+answer comes from ``typedtensor._rules``, loaded without importing numpy.
 """
 
 from __future__ import annotations

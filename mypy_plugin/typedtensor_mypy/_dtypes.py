@@ -1,4 +1,4 @@
-"""Static result dtypes, by the shared dtype rules (``_shape_rules.result_dtype`` and
+"""Static result dtypes, by the shared dtype rules (``_rules.result_dtype`` and
 ``elementwise_dtype``), for concrete dtypes, dtype families and bounded TypeVars."""
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from mypy.types import FunctionLike, Type
 
 from . import _names as names
 from ._guard import guarded
-from ._rules import rules
+from ._rules import rules, rules_files
 
 __all__ = ["TypedTensorPlugin", "VERSION"]
 
@@ -99,7 +99,7 @@ def _fingerprint() -> str:
     """A hash of the shape rules and of this plugin's own sources: editing either (not only
     upgrading the package) invalidates mypy's cache."""
     digest = hashlib.sha256()
-    files = [Path(str(rules.__file__)), *sorted(Path(__file__).parent.glob("*.py"))]
+    files = [*rules_files(), *sorted(Path(__file__).parent.glob("*.py"))]
     for path in files:
         try:
             digest.update(path.read_bytes())

@@ -11,7 +11,7 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from typedtensor._shape_rules import DTYPE_NAMES
+from typedtensor._rules import DTYPE_NAMES
 
 DTYPES = list(DTYPE_NAMES)
 FLOATS = ["float32", "float64"]

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from typedtensor import _shape_rules as rules
+from typedtensor import _rules as rules
 
 from ._strategies import DTYPES, shapes
 

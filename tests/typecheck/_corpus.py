@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-from typedtensor import _shape_rules as rules
+from typedtensor import _rules as rules
 
 DTYPES = [("bool_" if n == "bool" else n) for n in rules.DTYPE_NAMES]
 SIZES = (2, 3, 4, 5, 6)  # distinct sizes, so a dropped dim cannot be mistaken for another

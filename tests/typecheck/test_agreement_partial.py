@@ -75,7 +75,7 @@ def _cases() -> list[tuple[int, str, str, object, bool, str]]:
     cases = []
     for (pi, _), dtype in itertools.product(enumerate(PATTERNS), DTYPES):
         for op in OPS:
-            single = tt._shape_rules.REDUCTIONS[op].single_axis
+            single = tt._rules.REDUCTIONS[op].single_axis
             for axis, kd in itertools.product(axes_for(single), (False, True)):
                 cases.append((pi, dtype, op, axis, kd, f"x.{op}(axis={axis!r}, keepdims={kd})"))
     return cases

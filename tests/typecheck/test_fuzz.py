@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from typedtensor import _shape_rules as rules
+from typedtensor import _rules as rules
 
 from .conftest import assert_no_crash, run_mypy
 

@@ -58,14 +58,14 @@ def test_rules_load_without_importing_numpy() -> None:
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     name, path = proc.stdout.split()
-    assert name == "typedtensor_mypy._loaded_shape_rules"
-    assert Path(path).resolve() == (REPO / "typedtensor" / "_shape_rules.py").resolve()
+    assert name == "typedtensor_mypy._loaded_rules"
+    assert Path(path).resolve() == (REPO / "typedtensor" / "_rules" / "__init__.py").resolve()
 
 
 def test_rules_reuse_an_imported_module() -> None:
     from typedtensor_mypy._rules import load_rules
 
-    import typedtensor._shape_rules as real
+    import typedtensor._rules as real
 
     assert load_rules() is real
 

@@ -1,0 +1,64 @@
+"""The single source of truth for shape and dtype rules, one module per family.
+
+Stdlib only: this package is imported by the runtime, by the mypy plugin (which must not import
+numpy or numba; it loads this package from its files without importing ``typedtensor``) and by
+the stub generator. Every rule is generic over the *dim item*: the runtime passes ints, the
+plugin passes mypy types, the stub generator passes names. Where a rule needs to know a dim's
+size, the caller passes ``size_of`` (``None`` for a symbolic or unknown dim).
+
+Families (named after the Array API standard's categories): ``axes``, ``broadcast``,
+``dtypes``, ``statistical`` (reductions), ``manipulation``, ``linalg``, ``indexing``; rule
+violations are the plain exceptions of ``errors``. Modules inside this package import each
+other relatively, never ``typedtensor``.
+"""
+
+from __future__ import annotations
+
+from .axes import normalize_axes, reduce_shape
+from .broadcast import broadcast_shapes, reduce_to_shape
+from .dtypes import (
+    DTYPE_NAMES,
+    BinaryRule,
+    DTypeRule,
+    binary_dtype,
+    promote,
+    promote_scalar,
+    result_dtype,
+    unary_float_dtype,
+)
+from .errors import (
+    AxisRangeError,
+    AxisTypeError,
+    BroadcastError,
+    DuplicateAxisError,
+    ReduceToShapeError,
+    RuleError,
+    valid_axes_text,
+)
+from .statistical import L2_VARIANTS, NORM_MODES, REDUCTIONS, ReductionSpec
+
+__all__ = [
+    "AxisRangeError",
+    "AxisTypeError",
+    "BinaryRule",
+    "BroadcastError",
+    "DTYPE_NAMES",
+    "DTypeRule",
+    "DuplicateAxisError",
+    "L2_VARIANTS",
+    "NORM_MODES",
+    "REDUCTIONS",
+    "ReduceToShapeError",
+    "ReductionSpec",
+    "RuleError",
+    "binary_dtype",
+    "broadcast_shapes",
+    "normalize_axes",
+    "promote",
+    "promote_scalar",
+    "reduce_shape",
+    "reduce_to_shape",
+    "result_dtype",
+    "unary_float_dtype",
+    "valid_axes_text",
+]

@@ -1,0 +1,72 @@
+"""Rule violations: plain exceptions carrying data (``RuleError`` and subclasses).
+
+The runtime re-raises them as numpy's ``AxisError``/``ValueError``/``TypeError``; the mypy
+plugin maps them to error codes.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "AxisRangeError",
+    "AxisTypeError",
+    "BroadcastError",
+    "DuplicateAxisError",
+    "ReduceToShapeError",
+    "RuleError",
+    "valid_axes_text",
+]
+
+
+class RuleError(Exception):
+    """Base of every rule violation; ``str(err)`` is the user-facing message."""
+
+
+class AxisRangeError(RuleError):
+    """An axis is outside ``-ndim..ndim-1``."""
+
+    def __init__(self, axis: int, ndim: int) -> None:
+        self.axis = axis
+        self.ndim = ndim
+        super().__init__(
+            f"axis {axis} is out of range for a rank-{ndim} tensor; {valid_axes_text(ndim)}"
+        )
+
+
+class DuplicateAxisError(RuleError):
+    """Two axis spellings name the same dim."""
+
+    def __init__(self, first: int, second: int, dim: int, ndim: int) -> None:
+        self.first = first
+        self.second = second
+        self.dim = dim
+        self.ndim = ndim
+        if first == second:
+            text = f"axis {first} is repeated"
+        else:
+            text = f"axes {first} and {second} both refer to dim {dim} of a rank-{ndim} tensor"
+        super().__init__(f"{text}; each axis may appear once")
+
+
+class AxisTypeError(RuleError):
+    """The axis argument has the wrong type (or a tuple where a single axis is required)."""
+
+
+class BroadcastError(RuleError):
+    """Two shapes cannot be broadcast together."""
+
+    def __init__(self, position: int, left: object, right: object, message: str) -> None:
+        self.position = position
+        self.left = left
+        self.right = right
+        super().__init__(message)
+
+
+class ReduceToShapeError(RuleError):
+    """The target of a reduce-to-shape is not the source with some dims set to 1."""
+
+
+def valid_axes_text(ndim: int) -> str:
+    """``'valid axes are -3..2'``, or the rank-0 explanation."""
+    if ndim == 0:
+        return "a rank-0 tensor has no axes (use axis=None or axis=())"
+    return f"valid axes are {-ndim}..{ndim - 1}"
