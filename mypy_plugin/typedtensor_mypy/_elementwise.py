@@ -9,20 +9,16 @@ from typing import Union
 
 from mypy.nodes import Context
 from mypy.plugin import FunctionContext, MethodContext
-from mypy.types import Type, TypeVarTupleType, get_proper_type
+from mypy.types import Type
 
-from . import errorcodes
 from ._args import CallContext, find_arg
+from ._broadcasting import StaticBroadcastError, broadcast, report_broadcast_failure
 from ._dtypes import Scalar, elementwise_result_dtype, scalar_kind, unary_float_result_dtype
-from ._rules import rules
 from ._tensortypes import (
     Shape,
     TensorView,
-    any_dim,
     as_tensor,
-    dim_size,
     make_tensor,
-    render_tensor,
     unknown_star,
 )
 
@@ -82,66 +78,15 @@ def _combine(ctx: CallContext, kind: str, left: Operand, right: Operand, anchor:
     if not isinstance(left, TensorView) or not isinstance(right, TensorView):
         return make_tensor(tensor.info, dtype, tensor.shape)
     try:
-        shape = _broadcast(left.shape, right.shape)
-    except (rules.BroadcastError, _PrefixBroadcastError) as exc:
-        err = exc.err if isinstance(exc, _PrefixBroadcastError) else exc
-        where = "" if isinstance(exc, _PrefixBroadcastError) else f" at position {err.position}"
-        ctx.api.fail(
-            f"cannot broadcast dim {dim_size(err.left)} with dim {dim_size(err.right)}{where}: "
-            f"{render_tensor(left.dtype, left.shape.items)} vs "
-            f"{render_tensor(right.dtype, right.shape.items)}",
-            anchor,
-            code=errorcodes.SHAPE,
+        shape = broadcast(left.shape, right.shape)
+    except StaticBroadcastError as failure:
+        report_broadcast_failure(
+            ctx, failure, (left.dtype, left.shape), (right.dtype, right.shape), anchor
         )
         return make_tensor(tensor.info, dtype, Shape((), unknown_star(ctx.api)))
     if shape is None:
         shape = Shape((), unknown_star(ctx.api))
     return make_tensor(tensor.info, dtype, shape)
-
-
-class _PrefixBroadcastError(Exception):
-    """A broadcast error in the dims before an unpacked part (no position from the end)."""
-
-    def __init__(self, err: rules.BroadcastError) -> None:
-        super().__init__(str(err))
-        self.err = err
-
-
-def _bcast(a: tuple[Type, ...], b: tuple[Type, ...]) -> tuple[Type, ...]:
-    return tuple(rules.broadcast_shapes(a, b, size_of=dim_size, unknown=any_dim()))
-
-
-def _broadcast(left: Shape, right: Shape) -> Shape | None:
-    """The broadcast shape; ``None`` where the alignment of dims is not known statically.
-
-    Shapes align from the right. Exact ranks: the shared rule. One side ``*prefix, *star,
-    *suffix`` and the other of rank ``r <= len(suffix)``: only the suffix meets it. Both sides
-    unpacking the same TypeVarTuple with suffixes of equal length: the stars line up (they
-    have one length), so prefixes and suffixes broadcast pairwise.
-    """
-    if left.exact and right.exact:
-        return Shape(_bcast(left.prefix, right.prefix))
-    if left.items == right.items:  # e.g. two Tensor[DT, B, *Rest]
-        return left
-    if left.exact or right.exact:
-        part, full = (left, right) if left.exact else (right, left)
-        if len(part.prefix) > len(full.suffix):
-            return None
-        merged = (
-            _bcast(full.suffix, part.prefix) if part is right else _bcast(part.prefix, full.suffix)
-        )
-        return Shape(full.prefix, full.star, merged)
-    assert left.star is not None and right.star is not None
-    same_star = isinstance(get_proper_type(left.star.type), TypeVarTupleType) and (
-        left.star == right.star
-    )
-    if same_star and len(left.suffix) == len(right.suffix):
-        try:
-            prefix = _bcast(left.prefix, right.prefix)
-        except rules.BroadcastError as err:  # a prefix position does not count from the end
-            raise _PrefixBroadcastError(err) from None
-        return Shape(prefix, left.star, _bcast(left.suffix, right.suffix))
-    return None
 
 
 def unary_float_hook(ctx: FunctionContext) -> Type:
