@@ -30,6 +30,7 @@ __all__ = [
     "float32",
     "float64",
     "as_dtype_class",
+    "dtype_class_of",
 ]
 
 
@@ -185,3 +186,23 @@ def as_dtype_class(dtype: object) -> type[DType]:
             f"dtype {np_dtype.name} is not supported by typedtensor; "
             f"supported: {', '.join(BY_NAME)}"
         ) from None
+
+
+#: numpy dtype object -> dtype class, filled by ``dtype_class_of`` (numpy's ``dtype.name`` costs
+#: ~1.5 us a call, a dict lookup on the dtype object ~25 ns)
+_CLASS_OF_NUMPY_DTYPE: dict[np.dtype[Any], type[DType]] = {}
+
+
+def dtype_class_of(np_dtype: np.dtype[Any]) -> type[DType]:
+    """``as_dtype_class`` for a numpy dtype object, cached by the dtype object: the per-call
+    dtype lookup of every Tensor (unsupported dtypes raise the same TypeError, uncached).
+
+    >>> dtype_class_of(np.dtype("float32")) is float32
+    True
+    """
+    try:
+        return _CLASS_OF_NUMPY_DTYPE[np_dtype]
+    except (KeyError, TypeError):  # TypeError: an unhashable (structured) dtype
+        cls = as_dtype_class(np_dtype)
+        _CLASS_OF_NUMPY_DTYPE[np_dtype] = cls
+        return cls
