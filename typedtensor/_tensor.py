@@ -165,13 +165,11 @@ class Tensor(Generic[DT, Unpack[Shape]]):
             raise TypeError(f"keepdims must be a bool, got {type(keepdims).__name__} {keepdims!r}")
         axes = _axes(axis, self._data.ndim, single=spec.single_axis)
         out_dtype = BY_NAME[rules.result_dtype(spec.dtype_rule, self.dtype.name)].numpy_dtype
-        if spec.identity is None and not spec.keeps_shape:
-            if math.prod(self._data.shape[a] for a in axes) == 0:
-                raise ValueError(
-                    f"{name} of an empty reduction: the reduced dims of shape "
-                    f"{self.shape} hold no elements and {name} has no identity "
-                    "(numpy raises here too); check the input is not empty"
-                )
+        if 0 in self._data.shape:  # max, min, norm(p=-inf)... of zero elements: ValueError
+            try:
+                rules.check_nonempty(name, self.shape, axes, size_of=int, p=params.get("p"))
+            except rules.RuleError as err:
+                _raise_rule_error(err)
         op = "norm" if spec.norm_mode else name
         if spec.norm_mode:
             params["mode"] = spec.norm_mode

@@ -31,11 +31,19 @@ from .errors import (
     AxisTypeError,
     BroadcastError,
     DuplicateAxisError,
+    EmptyReductionError,
     ReduceToShapeError,
     RuleError,
     valid_axes_text,
 )
-from .statistical import L2_VARIANTS, NORM_MODES, REDUCTIONS, ReductionSpec
+from .statistical import (
+    L2_VARIANTS,
+    NORM_MODES,
+    REDUCTIONS,
+    ReductionSpec,
+    check_nonempty,
+    reduction_identity,
+)
 
 __all__ = [
     "AxisRangeError",
@@ -45,6 +53,7 @@ __all__ = [
     "DTYPE_NAMES",
     "DTypeRule",
     "DuplicateAxisError",
+    "EmptyReductionError",
     "L2_VARIANTS",
     "NORM_MODES",
     "REDUCTIONS",
@@ -53,11 +62,13 @@ __all__ = [
     "RuleError",
     "binary_dtype",
     "broadcast_shapes",
+    "check_nonempty",
     "normalize_axes",
     "promote",
     "promote_scalar",
     "reduce_shape",
     "reduce_to_shape",
+    "reduction_identity",
     "result_dtype",
     "unary_float_dtype",
     "valid_axes_text",

@@ -11,6 +11,7 @@ __all__ = [
     "AxisTypeError",
     "BroadcastError",
     "DuplicateAxisError",
+    "EmptyReductionError",
     "ReduceToShapeError",
     "RuleError",
     "valid_axes_text",
@@ -59,6 +60,11 @@ class BroadcastError(RuleError):
         self.left = left
         self.right = right
         super().__init__(message)
+
+
+class EmptyReductionError(RuleError):
+    """A reduction without an identity (max, min, argmax, the norm with ``p=-inf``...) over
+    zero elements: numpy raises ``ValueError``."""
 
 
 class ReduceToShapeError(RuleError):

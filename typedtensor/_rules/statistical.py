@@ -3,11 +3,23 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from .dtypes import DTypeRule
+from .errors import EmptyReductionError
 
-__all__ = ["L2_VARIANTS", "NORM_MODES", "REDUCTIONS", "ReductionSpec"]
+__all__ = [
+    "L2_VARIANTS",
+    "NORM_MODES",
+    "REDUCTIONS",
+    "ReductionSpec",
+    "check_nonempty",
+    "reduction_identity",
+]
+
+D = TypeVar("D")
 
 
 NORM_MODES: tuple[str, ...] = ("plain", "lp_max", "lp_sum", "power_p_max", "power_p_sum")
@@ -84,3 +96,52 @@ def _norm_method_name(mode: str) -> str:
 
 #: name -> spec, for every reduction that takes ``axis``.
 REDUCTIONS: dict[str, ReductionSpec] = _table()
+
+
+def reduction_identity(name: str, p: float | None = None) -> float | bool | None:
+    """The value of reduction ``name`` over zero elements, ``None`` where numpy raises: the
+    table's identity, except the norm with ``p=-inf`` (the minimum of ``|x|``, no identity;
+    ``p=inf`` is the maximum of ``|x|`` with numpy's identity 0).
+
+    >>> reduction_identity("sum"), reduction_identity("max"), reduction_identity("norm", -math.inf)
+    (0, None, None)
+    """
+    spec = REDUCTIONS[name]
+    if spec.norm_mode is None and "p" in spec.params and p == -math.inf:
+        return None
+    return spec.identity
+
+
+def check_nonempty(
+    name: str,
+    dims: Sequence[D],
+    axes: Sequence[int],
+    *,
+    size_of: Callable[[D], int | None],
+    p: float | None = None,
+) -> None:
+    """Raise ``EmptyReductionError`` where numpy does: reduction ``name`` without an identity
+    (see ``reduction_identity``) over reduced ``axes`` (normalized) of ``dims`` that hold zero
+    elements. Unknown sizes (``size_of`` gives ``None``) are not known to be zero.
+
+    >>> check_nonempty("max", (3, 0), (0,), size_of=lambda d: d)  # (0,): fine, as in numpy
+    >>> check_nonempty("norm", (3, 0), (1,), size_of=lambda d: d, p=-math.inf)
+    Traceback (most recent call last):
+    ...
+    typedtensor._rules.errors.EmptyReductionError: norm with p=-inf (the minimum of |x|) of an \
+empty reduction: the reduced dims of shape (3, 0) hold no elements and it has no identity \
+(numpy raises here too); check the input is not empty
+    """
+    spec = REDUCTIONS[name]
+    if spec.keeps_shape or reduction_identity(name, p) is not None:
+        return
+    if not any(size_of(dims[a]) == 0 for a in axes):
+        return
+    what = f"{name} with p=-inf (the minimum of |x|)" if spec.identity is not None else name
+    shape = "(" + ", ".join(str(size_of(d) if size_of(d) is not None else d) for d in dims)
+    shape += ",)" if len(dims) == 1 else ")"
+    raise EmptyReductionError(
+        f"{what} of an empty reduction: the reduced dims of shape {shape} hold no elements "
+        f"and {'it' if spec.identity is not None else name} has no identity (numpy raises "
+        "here too); check the input is not empty"
+    )

@@ -14,6 +14,7 @@ numpy reference; dtypes outside bool/int/uint/float32/float64 return ``None`` (f
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import threading
@@ -369,10 +370,45 @@ def _sum(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any) -> Array:
     return _finish(c, a, axes, keepdims, dtype, res)
 
 
-def _prod(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any) -> Array:
+def _prod(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any) -> Array | None:
     one = np.dtype(dtype).type(1)
-    c, res = _acc(a, axes, kern.PROD, 0.0, one, one)
-    return _finish(c, a, axes, keepdims, dtype, res)
+    if a.dtype.kind != "f":  # integer products wrap around: any order gives numpy's answer
+        c, res = _acc(a, axes, kern.PROD, 0.0, one, one)
+        return _finish(c, a, axes, keepdims, dtype, res)
+    # numpy multiplies floats one after the other, reduced axes by decreasing |stride|, each
+    # in index order (negative strides are not flipped), and where a partial product overflows
+    # or underflows its answer depends on that order: keep it, or let the reference run. The
+    # canonical copy holds the reduced axes in index order: numpy's when their strides fall.
+    c = _canon(a, axes, flip_red=False)
+    steps = [abs(a.strides[d]) for d in axes if a.shape[d] > 1]
+    falling = all(s > t for s, t in itertools.pairwise(steps)) and 0 not in steps
+    if (c.copied and not falling) or sum(red for _, red in c.groups) != 1:
+        return None
+    _, o, r, i = _split(c.groups)
+    return _finish(c, a, axes, keepdims, dtype, _stage_prodf(c.b.reshape(o, r, i), one))
+
+
+def _stage_prodf(x3: Array, one: Any) -> Array:
+    """The float product of ``x3`` (O, R, I) over R in numpy's order: one segment per row
+    (segments would start new partial products), ``kern.PRODF`` for rows, the sequential
+    vertical kernels (one accumulator per column) otherwise."""
+    o, r, i = x3.shape
+    if _narrow(o, r, i):
+        acc: Array = np.empty(o, x3.dtype)
+        args = (x3.reshape(o, r), acc, kern.PROD, 0.0, one, _rb(r, 1), None)
+        _launch(kern.acc_n, kern.acc_n_par, _parallel(x3.size), *args)
+        return acc.reshape(o, 1)
+    if i == 1:
+        part: Array = np.empty((o, 1), x3.dtype)
+        big = float(np.ldexp(1.0, np.finfo(x3.dtype).maxexp - 4))  # 2^1020 / 2^124
+        args_h = (x3.reshape(o, r), part, kern.PRODF, big, one, one, _rb(r, 1))
+        _launch(kern.acc_h, kern.acc_h_par, _parallel(x3.size) and o > 1, *args_h)
+        return part
+    wb = min(i, _WB)
+    part = np.empty((o, 1, i), x3.dtype)
+    par = _parallel(x3.size) and o * -(-i // wb) > 1
+    _launch(kern.acc_v, kern.acc_v_par, par, x3, part, kern.PROD, 0.0, one, wb)
+    return part.reshape(o, i)
 
 
 def _mean(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any) -> Array:
