@@ -6,7 +6,8 @@ A backend may return ``None`` for a case it does not cover; the numpy backend th
 the fallback is logged at DEBUG level on the ``typedtensor`` logger.
 
 Selection, strongest first: ``use_backend(name)`` (a context manager, per thread/task), then
-``set_backend(name)``, then the ``TYPEDTENSOR_BACKEND`` environment variable, then the default.
+``set_backend(name)``, then the ``TYPEDTENSOR_BACKEND`` environment variable (read once, on
+the first reduction), then the default.
 Backend modules are imported on first use, so ``import typedtensor`` never imports numba.
 """
 
@@ -24,7 +25,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["BACKENDS", "get_backend", "reduce", "set_backend", "use_backend"]
+__all__ = ["BACKENDS", "get_backend", "reduce", "reduce_with", "set_backend", "use_backend"]
 
 log = logging.getLogger("typedtensor")
 
@@ -49,10 +50,21 @@ def _check(name: str) -> str:
     return name
 
 
+_env_choice: str | None = None  # TYPEDTENSOR_BACKEND or the default, read on first use
+
+
+def _env_backend() -> str:
+    """``TYPEDTENSOR_BACKEND`` (or the default), read once: ``os.environ`` costs ~0.5 us a
+    lookup, more than a whole small reduction's own work."""
+    global _env_choice
+    if _env_choice is None:
+        _env_choice = _check(os.environ.get("TYPEDTENSOR_BACKEND") or DEFAULT_BACKEND)
+    return _env_choice
+
+
 def get_backend() -> str:
     """Name of the backend in force here (context manager, then set_backend, env, default)."""
-    name = _override.get() or _global or os.environ.get("TYPEDTENSOR_BACKEND") or DEFAULT_BACKEND
-    return _check(name)
+    return _override.get() or _global or _env_choice or _env_backend()
 
 
 def set_backend(name: str) -> None:
@@ -71,8 +83,14 @@ def use_backend(name: str) -> Iterator[None]:
         _override.reset(token)
 
 
+_loaded: dict[str, ModuleType] = {}
+
+
 def _module(name: str) -> ModuleType:
-    return importlib.import_module(BACKENDS[name])
+    module = _loaded.get(name)
+    if module is None:
+        module = _loaded[name] = importlib.import_module(BACKENDS[name])
+    return module
 
 
 def reduce(
@@ -84,7 +102,19 @@ def reduce(
     **params: Any,
 ) -> npt.NDArray[Any]:
     """Dispatch one reduction to the selected backend, falling back to numpy."""
-    name = get_backend()
+    return reduce_with(get_backend(), op, a, axes, keepdims, dtype, **params)
+
+
+def reduce_with(
+    name: str,
+    op: str,
+    a: npt.NDArray[Any],
+    axes: tuple[int, ...],
+    keepdims: bool,
+    dtype: np.dtype[Any],
+    **params: Any,
+) -> npt.NDArray[Any]:
+    """Run one reduction on backend ``name``, falling back to numpy where it returns None."""
     if name != "numpy":
         result = _module(name).reduce(op, a, axes, keepdims, dtype, **params)
         if result is not None:

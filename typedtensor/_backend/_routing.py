@@ -1,0 +1,181 @@
+"""Which code runs one reduction: numpy's own loops for small inputs, numba's kernels from the
+size where they win.
+
+``runner(backend, op, shape, strides, itemsize, axes, keepdims, dtype)`` is called once per
+cached plan (``typedtensor/_reduce_plan.py``) and returns ``run(a, params) -> ndarray``. For the
+numba backend an input smaller than ``NUMBA_FROM_BYTES[op][layout]`` runs numpy's loops (so a
+program whose tensors are all small never imports numba nor compiles a kernel); from that size
+on the numba backend runs it. The numpy runners call the ufunc a numpy-backend function calls,
+without the Python wrappers around it (``np.sum`` costs ~1 us more than ``np.add.reduce``), so
+they give the numpy backend's answers bit for bit (tests/runtime/test_fast_paths.py).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _numpy
+from . import reduce_with as _reduce_with
+
+__all__ = ["NUMBA_FROM_BYTES", "Run", "layout", "numpy_runner", "runner"]
+
+Array = npt.NDArray[Any]
+#: a bound reduction: ``run(a, params)`` for an array of the plan's shape, strides and dtype
+Run = Callable[[Array, dict[str, Any]], Array]
+
+#: The input size (bytes) from which the numba backend runs a reduction, per op and layout
+#: (``layout``); below it numpy's loops run. Measured with benchmarks/measure_crossover.py
+#: (float32 and float64, the median of interleaved calls, 2-core machine): the smallest
+#: power-of-two size from which the numba kernel was faster than numpy at every larger size.
+#: ``None``: numba never won up to 64 MiB in that layout.
+NUMBA_FROM_BYTES: dict[str, dict[str, int | None]] = {
+    "sum": {"full": 1 << 18, "rows": 1 << 18, "short_rows": 1 << 16, "columns": 1 << 18},
+    "prod": {"full": 1 << 18, "rows": 1 << 18, "short_rows": 1 << 16, "columns": 1 << 18},
+    "mean": {"full": 1 << 18, "rows": 1 << 18, "short_rows": 1 << 16, "columns": 1 << 18},
+    "max": {"full": 1 << 18, "rows": 1 << 18, "short_rows": 1 << 16, "columns": 1 << 18},
+    "min": {"full": 1 << 18, "rows": 1 << 18, "short_rows": 1 << 16, "columns": 1 << 18},
+    "any": {"full": 1 << 18, "rows": 1 << 18, "short_rows": 1 << 16, "columns": 1 << 18},
+    "all": {"full": 1 << 18, "rows": 1 << 18, "short_rows": 1 << 16, "columns": 1 << 18},
+    "var": {"full": 1 << 16, "rows": 1 << 16, "short_rows": 1 << 16, "columns": 1 << 16},
+    "std": {"full": 1 << 16, "rows": 1 << 16, "short_rows": 1 << 16, "columns": 1 << 16},
+    "argmax": {"full": 1 << 18, "rows": 1 << 18, "short_rows": 1 << 16, "columns": 1 << 16},
+    "argmin": {"full": 1 << 18, "rows": 1 << 18, "short_rows": 1 << 16, "columns": 1 << 16},
+    "logsumexp": {"full": 1 << 14, "rows": 1 << 14, "short_rows": 1 << 14, "columns": 1 << 14},
+    "norm": {"full": 1 << 16, "rows": 1 << 16, "short_rows": 1 << 16, "columns": 1 << 16},
+    "l2_normalize": {"full": 1 << 16, "rows": 1 << 16, "short_rows": 1 << 16, "columns": 1 << 16},
+}
+#: ops missing from the table (new reductions) run numba from this size
+DEFAULT_NUMBA_FROM_BYTES = 1 << 20
+#: a reduced run of at most this many elements is a short row (the numba backend's narrow
+#: kernels, ``kern.NARROW``)
+SHORT_ROW = 16
+
+
+def layout(shape: Sequence[int], strides: Sequence[int], axes: Sequence[int]) -> str:
+    """How a reduction walks memory, as the numba backend's canonical form sees it.
+
+    ``full``: every dim of size > 1 is reduced; ``rows``: the innermost dim in memory is
+    reduced (a contiguous run per result); ``short_rows``: the same with a run of at most
+    ``SHORT_ROW`` elements; ``columns``: the innermost dim is kept (a strided reduced axis).
+
+    >>> layout((64, 128), (512, 4), (1,)), layout((64, 128), (512, 4), (0,))
+    ('rows', 'columns')
+    """
+    dims = [d for d in range(len(shape)) if shape[d] != 1]
+    red = set(axes)
+    if all(d in red for d in dims):
+        return "full"
+    by_stride = sorted(dims, key=lambda d: abs(strides[d]))
+    if by_stride[0] not in red:
+        return "columns"
+    run = 1
+    for d in by_stride:
+        if d not in red:
+            break
+        run *= shape[d]
+    return "short_rows" if run <= SHORT_ROW else "rows"
+
+
+def numba_from_bytes(op: str, where: str) -> int | None:
+    """The size (bytes) from which numba runs ``op`` in layout ``where`` (None: never)."""
+    return NUMBA_FROM_BYTES.get(op, {}).get(where, DEFAULT_NUMBA_FROM_BYTES)
+
+
+def _supports_out_ellipsis() -> bool:
+    try:
+        return isinstance(np.add.reduce(np.zeros(1), out=...), np.ndarray)
+    except TypeError:  # numpy < 2.3: ``out=...`` (a 0-d array, not a scalar) is unknown
+        return False
+
+
+_OUT_ELLIPSIS = _supports_out_ellipsis()
+#: numpy's argmax gives intp; the fast runners need it to be the int64 the rules promise
+_INTP_IS_INT64 = np.dtype(np.intp) == np.dtype(np.int64)
+
+#: op -> (ufunc, the dtype= the numpy backend passes: "result" or None or a fixed dtype)
+_UFUNC_REDUCTIONS: dict[str, tuple[np.ufunc, Any]] = {
+    "sum": (np.add, "result"),
+    "prod": (np.multiply, "result"),
+    "max": (np.maximum, None),
+    "min": (np.minimum, None),
+    "any": (np.logical_or, np.dtype(bool)),
+    "all": (np.logical_and, np.dtype(bool)),
+}
+
+
+def _ufunc_runner(
+    ufunc: np.ufunc, axes: tuple[int, ...], dtype: Any, keepdims: bool, zero_d: bool
+) -> Run:
+    reduce: Any = ufunc.reduce
+    if not zero_d:
+        return lambda a, params: reduce(a, axes, dtype, None, keepdims)
+    if _OUT_ELLIPSIS:  # a 0-d array rather than a numpy scalar, at no extra cost
+        return lambda a, params: reduce(a, axes, dtype, keepdims=keepdims, out=...)
+    return lambda a, params: np.asarray(reduce(a, axes, dtype, None, keepdims))
+
+
+def _arg_runner(name: str, axes: tuple[int, ...], ndim: int, keepdims: bool) -> Run:
+    method = getattr(np.ndarray, name)
+    axis = axes[0] if len(axes) == 1 else None  # every axis: numpy's flat index (axis=None)
+    if keepdims or (axis is not None and ndim > 1):
+        return lambda a, params: method(a, axis, None, keepdims=keepdims)
+    return lambda a, params: np.asarray(method(a, axis, None, keepdims=keepdims))
+
+
+def numpy_runner(
+    op: str, axes: tuple[int, ...], ndim: int, keepdims: bool, dtype: np.dtype[Any]
+) -> Run:
+    """The numpy backend's ``op`` bound to one plan; the ufunc itself for the cheap ops.
+
+    >>> numpy_runner("sum", (1,), 2, False, np.dtype("int64"))(np.ones((2, 3), "int8"), {})
+    array([3, 3])
+    """
+    zero_d = not keepdims and len(axes) == ndim
+    if ndim > 0:
+        found = _UFUNC_REDUCTIONS.get(op)
+        if found is not None:
+            ufunc, dtype_arg = found
+            return _ufunc_runner(
+                ufunc, axes, dtype if dtype_arg == "result" else dtype_arg, keepdims, zero_d
+            )
+        if op in ("argmax", "argmin") and _INTP_IS_INT64 and dtype == np.dtype(np.int64):
+            return _arg_runner(op, axes, ndim, keepdims)
+    reduce = _numpy.reduce
+    return lambda a, params: reduce(op, a, axes, keepdims, dtype, **params)
+
+
+def runner(
+    backend: str,
+    op: str,
+    shape: tuple[int, ...],
+    strides: tuple[int, ...],
+    itemsize: int,
+    axes: tuple[int, ...],
+    keepdims: bool,
+    dtype: np.dtype[Any],
+) -> Run:
+    """The code that runs ``op`` for one (shape, strides, dtype, axes, keepdims) on ``backend``.
+
+    numpy: its runner. numba: numpy's runner below ``NUMBA_FROM_BYTES`` (and for empty or
+    rank-0 inputs and ``axis=()``, which the numba backend hands to numpy anyway), else the
+    numba backend (falling back to numpy where it does not cover the dtype).
+    """
+    ndim = len(shape)
+    if backend == "numpy":
+        return numpy_runner(op, axes, ndim, keepdims, dtype)
+    if backend == "numba":
+        nbytes = itemsize
+        for size in shape:
+            nbytes *= size
+        if nbytes == 0 or ndim == 0 or not axes:
+            return numpy_runner(op, axes, ndim, keepdims, dtype)
+        threshold = numba_from_bytes(op, layout(shape, strides, axes))
+        if threshold is None or nbytes < threshold:
+            return numpy_runner(op, axes, ndim, keepdims, dtype)
+    run = functools.partial(_reduce_with, backend, op)
+    return lambda a, params: run(a, axes, keepdims, dtype, **params)

@@ -1,0 +1,103 @@
+"""Reductions at the cost of a dict lookup: each validated call becomes a cached plan.
+
+A plan is everything a reduction call validates and decides, bound into one callable: the
+normalized axes, the result dtype (shape rules), the empty-reduction check (per call, on
+inputs with a zero dim: it reads ``p``), and the code that
+runs it (``_backend._routing.runner``: numpy's ufunc for small inputs, a numba kernel where it
+wins). Plans are keyed on every input they read: ``(op, axis, keepdims, result dtype override,
+shape, strides, dtype, backend)``, so the same shape with other strides, dtype, axes or backend
+gets a plan of its own. Parameters (``correction``, ``p``, ``eps``...) are not in the key: the
+plan passes them to the backend on each call. Only exact ``int``/``tuple``-of-``int``/``None``
+axes and ``bool`` keepdims are cached (``True == 1`` and ``1.0 == 1`` as dict keys, and those
+must stay errors); any other call validates from scratch, with the same answers and errors.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _rules as rules
+from ._backend import get_backend
+from ._backend._routing import Run, runner
+from ._dtypes import BY_NAME, dtype_class_of
+
+__all__ = ["reduce_array"]
+
+Array = npt.NDArray[Any]
+
+#: plan key -> bound reduction; cleared when it reaches _MAX_PLANS entries
+_PLANS: dict[tuple[Any, ...], Run] = {}
+_MAX_PLANS = 4096
+
+
+def reduce_array(
+    a: Array,
+    name: str,
+    axis: object,
+    keepdims: object,
+    params: dict[str, Any],
+    result_dtype: np.dtype[Any] | None = None,
+) -> Array:
+    """Reduction ``name`` of ``a`` over ``axis``, validated as the shape rules say, as an
+    ndarray of exactly the result shape and dtype (``result_dtype`` replaces the rules'
+    dtype, for a ``dtype=`` argument). Raises ``rules.RuleError`` for axis errors.
+
+    >>> reduce_array(np.ones((2, 3), np.float32), "sum", -1, False, {})
+    array([3., 3.], dtype=float32)
+    """
+    if keepdims is True or keepdims is False:
+        kind = type(axis)
+        if axis is None or kind is int or (kind is tuple and _int_tuple(axis)):  # type: ignore[arg-type]
+            key = (name, axis, keepdims, result_dtype, a.shape, a.strides, a.dtype, get_backend())
+            plan = _PLANS.get(key)
+            if plan is None:
+                plan = _plan(a, name, axis, keepdims, result_dtype)
+                if len(_PLANS) >= _MAX_PLANS:
+                    _PLANS.clear()
+                _PLANS[key] = plan
+            return plan(a, params)
+    return _plan(a, name, axis, keepdims, result_dtype)(a, params)
+
+
+def _int_tuple(axis: tuple[object, ...]) -> bool:
+    for item in axis:
+        if type(item) is not int:
+            return False
+    return True
+
+
+def _plan(
+    a: Array, name: str, axis: object, keepdims: object, result_dtype: np.dtype[Any] | None
+) -> Run:
+    """Validate one call (raising what the rules say) and bind the code that runs it."""
+    spec = rules.REDUCTIONS[name]
+    if not isinstance(keepdims, (bool, np.bool_)):
+        raise TypeError(f"keepdims must be a bool, got {type(keepdims).__name__} {keepdims!r}")
+    axes = rules.normalize_axes(axis, a.ndim, single=spec.single_axis)
+    if result_dtype is None:
+        rule_dtype = rules.result_dtype(spec.dtype_rule, dtype_class_of(a.dtype).name)
+        result_dtype = BY_NAME[rule_dtype].numpy_dtype
+    op = "norm" if spec.norm_mode else name
+    run = runner(
+        get_backend(), op, a.shape, a.strides, a.itemsize, axes, bool(keepdims), result_dtype
+    )
+    if spec.norm_mode:  # norm_lp_max and friends: the norm with their mode
+        run = _with_mode(run, spec.norm_mode)
+    if 0 in a.shape:  # whether zero elements may be reduced depends on p: checked per call
+        run = _checking_nonempty(run, name, a.shape, axes)
+    return run
+
+
+def _with_mode(run: Run, mode: str) -> Run:
+    return lambda a, params: run(a, {**params, "mode": mode})
+
+
+def _checking_nonempty(run: Run, name: str, shape: tuple[int, ...], axes: tuple[int, ...]) -> Run:
+    def checked(a: Array, params: dict[str, Any]) -> Array:
+        rules.check_nonempty(name, shape, axes, size_of=int, p=params.get("p"))
+        return run(a, params)
+
+    return checked
