@@ -970,6 +970,8 @@ def render_pyright_classes() -> str:
     out_calls: list[str] = []
     out_methods: list[str] = []
     for name, spec in rules.REDUCTIONS.items():
+        if not spec.method:
+            continue
         fn = getattr(Tensor, name)
         key = call_class_key(spec, fn)
         if key not in bases:

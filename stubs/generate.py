@@ -49,10 +49,10 @@ def render_all(*, plain_only: bool = False) -> dict[Path, str]:
     functions = []
     shared: dict[str, str] = {}
     for name, spec in rules.REDUCTIONS.items():
-        methods.append(
-            _render.render_method(spec, getattr(_tensor.Tensor, name), plain_only=plain_only)
-        )
-        mypy_methods.append(_render.render_mypy_method(spec, getattr(_tensor.Tensor, name)))
+        if spec.method:  # the nan* reductions and count_nonzero are functions only
+            method = getattr(_tensor.Tensor, name)
+            methods.append(_render.render_method(spec, method, plain_only=plain_only))
+            mypy_methods.append(_render.render_mypy_method(spec, method))
         fn = getattr(reductions, name)
         key = _render.function_share_key(spec, fn)
         if plain_only or key not in shared:

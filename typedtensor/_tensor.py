@@ -436,6 +436,31 @@ class Tensor(Generic[DT, Unpack[Shape]]):
         """Sum so that the result has ``shape``: ``(8, 3, 32, 32).sum_to((1, 3, 1, 1))``."""
         return self.reduce_to(shape, "sum", out=out)
 
+    # -------------------------------------------------------------------- scans
+    def cumsum(
+        self,
+        axis: int | None = None,
+        dtype: object = None,
+        *,
+        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
+    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        """Cumulative sum along ``axis`` (``None``: flattened): ``(8, 3).cumsum(0) -> (8, 3)``."""
+        from .scans import cumsum
+
+        return cumsum(self, axis, dtype, out=out)
+
+    def cumprod(
+        self,
+        axis: int | None = None,
+        dtype: object = None,
+        *,
+        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
+    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        """Cumulative product along ``axis``: ``(8, 3).cumprod(axis=None) -> (24,)``."""
+        from .scans import cumprod
+
+        return cumprod(self, axis, dtype, out=out)
+
     # -------------------------------------------------------------- elementwise
     def _binary(self, other: object, fn: Any, reflected: bool = False) -> Any:
         if isinstance(other, Tensor):

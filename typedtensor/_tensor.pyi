@@ -265,6 +265,20 @@ class Tensor(Generic[DT, Unpack[Shape]]):
         *,
         out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
     ) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+    def cumsum(
+        self,
+        axis: int | None = None,
+        dtype: object = None,
+        *,
+        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
+    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+    def cumprod(
+        self,
+        axis: int | None = None,
+        dtype: object = None,
+        *,
+        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
+    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
     def _binary(self, other: object, fn: Any, reflected: bool = False) -> Any: ...
     def __add__(self, other: Operand) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
     def __radd__(self, other: Operand) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...

@@ -1,7 +1,8 @@
 """Functional reductions: ``tt.sum(x, axis=...)`` and friends, sharing the method code.
 
 Each function takes a ``Tensor`` (or anything ``tt.asarray`` accepts) and forwards to the
-method of the same name; see the methods for the semantics.
+method of the same name; see the methods for the semantics. The NaN-aware reductions
+(``nansum``...) and ``count_nonzero`` are functions only, as in numpy.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ._creation import asarray
-from ._tensor import AnyTensor, Axis, L2Variant, NormMode, Tensor
+from ._tensor import AnyTensor, Axis, L2Variant, NormMode, Tensor, _correction
 
 __all__ = [
     "sum",
@@ -33,6 +34,16 @@ __all__ = [
     "l2_normalize",
     "reduce_to",
     "sum_to",
+    "nansum",
+    "nanprod",
+    "nanmean",
+    "nanmax",
+    "nanmin",
+    "nanvar",
+    "nanstd",
+    "nanargmax",
+    "nanargmin",
+    "count_nonzero",
 ]
 
 
@@ -264,3 +275,124 @@ def reduce_to(
 def sum_to(x: AnyTensor, shape: Sequence[int], *, out: AnyTensor | None = None) -> AnyTensor:
     """Sum to ``shape``: ``tt.sum_to(x, (1, 3, 1, 1))`` on (8, 3, 32, 32) -> (1, 3, 1, 1)."""
     return _t(x).sum_to(shape, out=out)
+
+
+def nansum(
+    x: AnyTensor,
+    axis: Axis = None,
+    keepdims: bool = False,
+    *,
+    out: AnyTensor | None = None,
+) -> AnyTensor:
+    """Sum ignoring NaNs (all-NaN slices give 0): ``tt.nansum(x, axis=1)``, (8, 3) -> (8,)."""
+    return _t(x)._reduce("nansum", axis, keepdims, out)
+
+
+def nanprod(
+    x: AnyTensor,
+    axis: Axis = None,
+    keepdims: bool = False,
+    *,
+    out: AnyTensor | None = None,
+) -> AnyTensor:
+    """Product ignoring NaNs (all-NaN slices give 1): ``tt.nanprod(x, 0)``, (8, 3) -> (3,)."""
+    return _t(x)._reduce("nanprod", axis, keepdims, out)
+
+
+def nanmean(
+    x: AnyTensor,
+    axis: Axis = None,
+    keepdims: bool = False,
+    *,
+    out: AnyTensor | None = None,
+) -> AnyTensor:
+    """Mean of the non-NaNs: ``tt.nanmean(x, axis=-1)``, (8, 3) -> (8,); an all-NaN
+    slice gives NaN and numpy's RuntimeWarning."""
+    return _t(x)._reduce("nanmean", axis, keepdims, out)
+
+
+def nanmax(
+    x: AnyTensor,
+    axis: Axis = None,
+    keepdims: bool = False,
+    *,
+    out: AnyTensor | None = None,
+) -> AnyTensor:
+    """Maximum ignoring NaNs: ``tt.nanmax(x, axis=0)``, (8, 3) -> (3,); an all-NaN slice
+    gives NaN and numpy's RuntimeWarning."""
+    return _t(x)._reduce("nanmax", axis, keepdims, out)
+
+
+def nanmin(
+    x: AnyTensor,
+    axis: Axis = None,
+    keepdims: bool = False,
+    *,
+    out: AnyTensor | None = None,
+) -> AnyTensor:
+    """Minimum ignoring NaNs: ``tt.nanmin(x, axis=0)``, (8, 3) -> (3,); an all-NaN slice
+    gives NaN and numpy's RuntimeWarning."""
+    return _t(x)._reduce("nanmin", axis, keepdims, out)
+
+
+def nanvar(
+    x: AnyTensor,
+    axis: Axis = None,
+    keepdims: bool = False,
+    *,
+    correction: float | None = None,
+    ddof: float | None = None,
+    out: AnyTensor | None = None,
+) -> AnyTensor:
+    """Variance of the non-NaNs over ``N - correction``: ``tt.nanvar(x, 0)``, (8, 3) -> (3,);
+    no degrees of freedom left gives NaN and numpy's RuntimeWarning."""
+    return _t(x)._reduce("nanvar", axis, keepdims, out, correction=_correction(correction, ddof))
+
+
+def nanstd(
+    x: AnyTensor,
+    axis: Axis = None,
+    keepdims: bool = False,
+    *,
+    correction: float | None = None,
+    ddof: float | None = None,
+    out: AnyTensor | None = None,
+) -> AnyTensor:
+    """Standard deviation of the non-NaNs: ``tt.nanstd(x, 0, ddof=1)``, (8, 3) -> (3,)."""
+    return _t(x)._reduce("nanstd", axis, keepdims, out, correction=_correction(correction, ddof))
+
+
+def nanargmax(
+    x: AnyTensor,
+    axis: int | None = None,
+    keepdims: bool = False,
+    *,
+    out: AnyTensor | None = None,
+) -> AnyTensor:
+    """Index of the first maximum ignoring NaNs: ``tt.nanargmax(x, 1)``, (8, 3) -> (8,)
+    of int64; an all-NaN slice raises ValueError, as numpy."""
+    return _t(x)._reduce("nanargmax", axis, keepdims, out)
+
+
+def nanargmin(
+    x: AnyTensor,
+    axis: int | None = None,
+    keepdims: bool = False,
+    *,
+    out: AnyTensor | None = None,
+) -> AnyTensor:
+    """Index of the first minimum ignoring NaNs: ``tt.nanargmin(x, 0)``, (8, 3) -> (3,)
+    of int64; an all-NaN slice raises ValueError, as numpy."""
+    return _t(x)._reduce("nanargmin", axis, keepdims, out)
+
+
+def count_nonzero(
+    x: AnyTensor,
+    axis: Axis = None,
+    keepdims: bool = False,
+    *,
+    out: AnyTensor | None = None,
+) -> AnyTensor:
+    """Number of nonzero (true) elements: ``tt.count_nonzero(x, axis=(0, 1))``,
+    (8, 3, 4) -> (4,) of int64."""
+    return _t(x)._reduce("count_nonzero", axis, keepdims, out)

@@ -58,8 +58,11 @@ Entry = Union[Hook, _Deferred]
 def _method_table() -> dict[str, Entry]:
     """Tensor method name -> hook."""
     table: dict[str, Entry] = {}
-    for op in rules.REDUCTIONS:
-        table[op] = _Deferred("_reduce_fast", "reduction_hook", op, True)
+    for op, spec in rules.REDUCTIONS.items():
+        if spec.method:  # the nan* reductions and count_nonzero are functions only
+            table[op] = _Deferred("_reduce_fast", "reduction_hook", op, True)
+    for op in ("cumsum", "cumprod"):
+        table[op] = _Deferred("_scans", "scan_hook", op, True)
     table["reduce_to"] = _Deferred("_reduce_to", "reduce_to_hook", None, True)
     table["sum_to"] = _Deferred("_reduce_to", "reduce_to_hook", "sum", True)
     for dunder, (kind, reflected) in names.BINARY_DUNDERS.items():
@@ -74,6 +77,8 @@ def _function_table() -> dict[str, Entry]:
         table[f"{names.REDUCTIONS_MODULE}.{op}"] = _Deferred(
             "_reduce_fast", "reduction_hook", op, False
         )
+    for op in rules.SCANS:
+        table[f"{names.SCANS_MODULE}.{op}"] = _Deferred("_scans", "scan_hook", op, False)
     table[f"{names.REDUCTIONS_MODULE}.reduce_to"] = _Deferred(
         "_reduce_to", "reduce_to_hook", None, False
     )

@@ -175,10 +175,17 @@ def test_table_is_complete() -> None:
     expected = {
         "sum", "prod", "mean", "max", "min", "any", "all", "var", "std", "argmax", "argmin",
         "logsumexp", "norm", "norm_lp_max", "norm_lp_sum", "norm_lp_power_p_max",
-        "norm_lp_power_p_sum", "l2_normalize",
+        "norm_lp_power_p_sum", "l2_normalize", "nansum", "nanprod", "nanmean", "nanmax",
+        "nanmin", "nanvar", "nanstd", "nanargmax", "nanargmin", "count_nonzero",
     }  # fmt: skip
     assert set(rules.REDUCTIONS) == expected
-    assert [n for n, s in rules.REDUCTIONS.items() if s.single_axis] == ["argmax", "argmin"]
+    assert [n for n, s in rules.REDUCTIONS.items() if s.single_axis] == [
+        "argmax", "argmin", "nanargmax", "nanargmin",
+    ]  # fmt: skip
+    assert [n for n, s in rules.REDUCTIONS.items() if not s.method] == [
+        "nansum", "nanprod", "nanmean", "nanmax", "nanmin", "nanvar", "nanstd", "nanargmax",
+        "nanargmin", "count_nonzero",
+    ]  # fmt: skip
 
 
 def test_rules_module_is_stdlib_only() -> None:

@@ -77,13 +77,13 @@ def reduction_cases(constants: dict[str, tuple[object, bool]]) -> list[Case]:
                 for keepdims in kd_options:
                     i = next(counter)
                     dtype = DTYPES[i % len(DTYPES)]
-                    cases.append(_call(op, rank, dtype, axis, keepdims, i, constants))
+                    cases.append(_call(op, rank, dtype, axis, keepdims, i, constants, spec.method))
     # every op with every dtype on a fixed rank/axis
     for op, spec in rules.REDUCTIONS.items():
         for dtype in DTYPES:
             i = next(counter)
             kd: object = True if spec.keepdims and i % 2 else ...
-            cases.append(_call(op, 3, dtype, -1, kd, i, constants))
+            cases.append(_call(op, 3, dtype, -1, kd, i, constants, spec.method))
     return cases
 
 
@@ -95,6 +95,7 @@ def _call(
     keepdims: object,
     i: int,
     constants: dict[str, tuple[object, bool]],
+    method: bool = True,
 ) -> Case:
     x = tensor_name(rank, dtype)
     args = []
@@ -102,7 +103,7 @@ def _call(
         args.append(f"axis={spell(axis, i, constants)}")
     if keepdims is not ...:
         args.append(f"keepdims={keepdims}")
-    if i % 3 == 0:  # functional form
+    if i % 3 == 0 or not method:  # functional form (the only one of the nan* reductions)
         return Case(f"tt.{op}({', '.join([x, *args])})", "reduce")
     return Case(f"{x}.{op}({', '.join(args)})", "reduce")
 
@@ -147,9 +148,34 @@ def binary_cases() -> list[Case]:
     return cases
 
 
+def scan_cases(constants: dict[str, tuple[object, bool]]) -> list[Case]:
+    """cumsum/cumprod (methods and functions) and cumulative_sum/prod with include_initial
+    and dtype=, over every axis spelling (one out of range on each side) up to rank 4."""
+    cases = []
+    counter = itertools.count()
+    for op in rules.SCANS:
+        cumulative = op.startswith("cumulative_")
+        for rank in range(5):
+            axes: list[object] = [..., None, *range(-rank - 1, rank + 1)]
+            for axis in axes:
+                for extra in ("", ", dtype=tt.float32", ", include_initial=True"):
+                    if extra.startswith(", include") and not cumulative:
+                        continue
+                    i = next(counter)
+                    x = tensor_name(rank, DTYPES[i % len(DTYPES)])
+                    args = "" if axis is ... else f"axis={spell(axis, i, constants)}"
+                    args = (args + extra).lstrip(", ")
+                    if i % 2 and not cumulative:
+                        cases.append(Case(f"{x}.{op}({args})", "scan"))
+                    else:
+                        cases.append(Case(f"tt.{op}({', '.join(filter(None, [x, args]))})", "scan"))
+    return cases
+
+
 def corpus() -> tuple[list[Case], dict[str, tuple[object, bool]]]:
     constants: dict[str, tuple[object, bool]] = {}
     cases = reduction_cases(constants) + reduce_to_cases() + binary_cases()
+    cases += scan_cases(constants)
     return cases, constants
 
 

@@ -13,6 +13,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ._numpy_nan import NAN_OPS
+
 __all__ = ["NAME", "reduce"]
 
 NAME = "numpy"
@@ -175,6 +177,7 @@ _OPS: dict[str, Any] = {
     "logsumexp": _logsumexp,
     "norm": _norm,
     "l2_normalize": _l2_normalize,
+    **NAN_OPS,
 }
 
 

@@ -34,15 +34,18 @@ from .errors import (
     EmptyReductionError,
     ReduceToShapeError,
     RuleError,
+    ScanAxisError,
     valid_axes_text,
 )
 from .statistical import (
     L2_VARIANTS,
     NORM_MODES,
     REDUCTIONS,
+    SCANS,
     ReductionSpec,
     check_nonempty,
     reduction_identity,
+    scan_shape,
 )
 
 __all__ = [
@@ -60,6 +63,8 @@ __all__ = [
     "ReduceToShapeError",
     "ReductionSpec",
     "RuleError",
+    "SCANS",
+    "ScanAxisError",
     "binary_dtype",
     "broadcast_shapes",
     "check_nonempty",
@@ -70,6 +75,7 @@ __all__ = [
     "reduce_to_shape",
     "reduction_identity",
     "result_dtype",
+    "scan_shape",
     "unary_float_dtype",
     "valid_axes_text",
 ]

@@ -14,6 +14,7 @@ __all__ = [
     "EmptyReductionError",
     "ReduceToShapeError",
     "RuleError",
+    "ScanAxisError",
     "valid_axes_text",
 ]
 
@@ -69,6 +70,10 @@ class EmptyReductionError(RuleError):
 
 class ReduceToShapeError(RuleError):
     """The target of a reduce-to-shape is not the source with some dims set to 1."""
+
+
+class ScanAxisError(RuleError):
+    """A scan that needs an explicit axis (``cumulative_sum`` of a rank-2+ tensor) got none."""
 
 
 def valid_axes_text(ndim: int) -> str:

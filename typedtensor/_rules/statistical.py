@@ -1,4 +1,5 @@
-"""The reduction table: name -> result-dtype rule, identity, axis form and extra parameters."""
+"""The reduction table (name -> result-dtype rule, identity, axis form and extra parameters)
+and the result shape of a scan (``cumsum``, ``cumulative_sum``...), ``scan_shape``."""
 
 from __future__ import annotations
 
@@ -7,16 +8,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from .axes import normalize_axes
 from .dtypes import DTypeRule
-from .errors import EmptyReductionError
+from .errors import EmptyReductionError, ScanAxisError
 
 __all__ = [
     "L2_VARIANTS",
     "NORM_MODES",
     "REDUCTIONS",
+    "SCANS",
     "ReductionSpec",
     "check_nonempty",
     "reduction_identity",
+    "scan_shape",
 ]
 
 D = TypeVar("D")
@@ -45,6 +49,8 @@ class ReductionSpec:
     #: norm mode for the norm_lp_* family
     norm_mode: str | None = None
     doc: str = ""
+    #: a Tensor method as well as a ``tt.`` function (numpy's ndarray has no ``nan*`` methods)
+    method: bool = True
 
 
 def _table() -> dict[str, ReductionSpec]:
@@ -63,6 +69,27 @@ def _table() -> dict[str, ReductionSpec]:
         ReductionSpec("argmin", s.INDEX, None, single_axis=True, doc="index of the first minimum"),
         ReductionSpec("logsumexp", s.FLOAT, -math.inf, doc="log(sum(exp(x))), computed stably"),
         ReductionSpec("norm", s.FLOAT, 0.0, params=("p", "eps", "mode"), doc="Lp norm"),
+    ]
+    # NaN-aware (numpy's nan* functions: NaNs are skipped; ints behave as the plain ones)
+    rows += [
+        ReductionSpec("nansum", s.SUM, 0, method=False, doc="sum, NaNs counted as 0"),
+        ReductionSpec("nanprod", s.SUM, 1, method=False, doc="product, NaNs counted as 1"),
+        ReductionSpec("nanmean", s.FLOAT, math.nan, method=False, doc="mean of the non-NaNs"),
+        ReductionSpec("nanmax", s.SAME, None, method=False, doc="maximum ignoring NaNs"),
+        ReductionSpec("nanmin", s.SAME, None, method=False, doc="minimum ignoring NaNs"),
+        ReductionSpec(
+            "nanvar", s.FLOAT, math.nan, method=False, params=("correction",), doc="variance"
+        ),
+        ReductionSpec(
+            "nanstd", s.FLOAT, math.nan, method=False, params=("correction",), doc="std. dev."
+        ),
+        ReductionSpec(
+            "nanargmax", s.INDEX, None, single_axis=True, method=False, doc="argmax of non-NaNs"
+        ),
+        ReductionSpec(
+            "nanargmin", s.INDEX, None, single_axis=True, method=False, doc="argmin of non-NaNs"
+        ),
+        ReductionSpec("count_nonzero", s.INDEX, 0, method=False, doc="number of nonzeros"),
     ]
     for mode in NORM_MODES[1:]:
         rows.append(
@@ -145,3 +172,59 @@ empty reduction: the reduced dims of shape (3, 0) hold no elements and it has no
         f"and {'it' if spec.identity is not None else name} has no identity (numpy raises "
         "here too); check the input is not empty"
     )
+
+
+#: scans (cumulative reductions) -> the reduction whose dtype rule they follow
+SCANS: dict[str, str] = {
+    "cumsum": "sum",
+    "cumprod": "prod",
+    "cumulative_sum": "sum",
+    "cumulative_prod": "prod",
+}
+
+
+def scan_shape(
+    dims: Sequence[D],
+    axis: object,
+    *,
+    size_of: Callable[[D], int | None],
+    make: Callable[[int | None], D],
+    include_initial: bool = False,
+    axis_required: bool = False,
+) -> tuple[D, ...]:
+    """Result shape of a scan of ``dims`` along ``axis`` (numpy's ``cumsum``/``cumulative_sum``).
+
+    A rank-0 input scans as rank 1 (``(1,)``); ``axis=None`` flattens (``cumsum``), or with
+    ``axis_required`` (Array API ``cumulative_sum``) is only allowed up to rank 1;
+    ``include_initial`` adds the leading identity, so the axis dim grows by one.
+    ``make(n)`` builds a dim of size ``n`` (``None``: an unknown size).
+
+    >>> scan_shape((2, 3), None, size_of=lambda d: d, make=lambda n: n)
+    (6,)
+    >>> size = lambda d: d if isinstance(d, int) else None
+    >>> scan_shape(("B", 3), -1, size_of=size, make=lambda n: n, include_initial=True)
+    ('B', 4)
+    >>> scan_shape(("B", 3), 0, size_of=size, make=lambda n: n or "?", include_initial=True)
+    ('?', 3)
+    """
+    if len(dims) == 0:
+        dims = (make(1),)
+    if axis is None:
+        if axis_required and len(dims) > 1:
+            raise ScanAxisError(
+                f"axis is required for a rank-{len(dims)} tensor (only rank 0 and 1 have one "
+                "axis to scan); pass axis=-1 or another axis"
+            )
+        sizes = [size_of(d) for d in dims]
+        total = None if None in sizes else math.prod(s for s in sizes if s is not None)
+        flat = dims[0] if len(dims) == 1 else make(total)
+        return (_grow(flat, size_of, make) if include_initial else flat,)
+    (ax,) = normalize_axes(axis, len(dims), single=True)
+    if not include_initial:
+        return tuple(dims)
+    return tuple(_grow(d, size_of, make) if i == ax else d for i, d in enumerate(dims))
+
+
+def _grow(d: D, size_of: Callable[[D], int | None], make: Callable[[int | None], D]) -> D:
+    size = size_of(d)
+    return make(None if size is None else size + 1)

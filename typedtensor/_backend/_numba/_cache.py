@@ -21,7 +21,8 @@ from numba.core.runtime.nrt import rtsys
 __all__ = ["CACHE", "CACHE_DIR", "kernel"]
 
 _HERE = Path(__file__).resolve().parent
-_SOURCES = ("_kernels.py", "_cache.py")
+#: every module of this package that defines kernels (all but the dispatcher, __init__.py)
+_SOURCES = tuple(sorted(p.name for p in _HERE.glob("*.py") if p.name != "__init__.py"))
 
 
 def _enabled() -> bool:

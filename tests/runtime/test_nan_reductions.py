@@ -1,0 +1,212 @@
+"""The NaN-aware reductions and count_nonzero, on every backend, against numpy as the oracle.
+
+Ranks 0..5 with empty and size-1 dims, C/F/negative-stride/broadcast/strided layouts, NaN-rich
+values (whole slices of NaN included), every axis spelling and both keepdims: the result's
+shape and dtype equal numpy's, the values are numpy-close, numpy's RuntimeWarnings are emitted
+where numpy emits them (and only there), and numpy's ValueErrors are raised where it raises.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import typedtensor as tt
+
+from ._strategies import LAYOUTS, Case, _relayout, axis_spellings, shapes
+
+#: the dtypes these ops run on both backends (float16/complex: helper D1's dtypes, numpy only)
+CLASSIC = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+           "float32", "float64"]  # fmt: skip
+
+NAN_OPS = [
+    "nansum",
+    "nanprod",
+    "nanmean",
+    "nanmax",
+    "nanmin",
+    "nanvar",
+    "nanstd",
+    "nanargmax",
+    "nanargmin",
+    "count_nonzero",
+]
+SINGLE_AXIS = {"nanargmax", "nanargmin"}
+#: the RuntimeWarnings numpy's nan* functions emit on purpose (not floating-point noise)
+WARNINGS = ("All-NaN slice encountered", "Mean of empty slice", "Degrees of freedom <= 0")
+
+
+@st.composite
+def nan_arrays(draw: st.DrawFn, dtypes: list[str] | None = None) -> Case:
+    """Arrays whose floats are NaN about half the time (all-NaN slices are common)."""
+    dtype = np.dtype(draw(st.sampled_from(dtypes or CLASSIC), label="dtype"))
+    shape = draw(shapes(0, 5), label="shape")
+    if dtype.kind == "f":
+        finite = st.floats(-4, 4, width=dtype.itemsize * 8)
+        nan_share = draw(st.sampled_from(["none", "some", "all"]), label="NaNs")
+        if nan_share == "none":
+            elements: Any = finite
+        elif nan_share == "all":
+            elements = st.just(np.nan)
+        else:
+            elements = st.one_of(finite, st.just(np.nan), st.sampled_from([np.inf, -np.inf]))
+    elif dtype.kind == "b":
+        elements = st.booleans()
+    else:
+        elements = st.integers(-3, 3) if dtype.kind == "i" else st.integers(0, 3)
+    base = draw(hnp.arrays(dtype, shape, elements=elements))
+    layout = draw(st.sampled_from(LAYOUTS), label="layout")
+    return Case(_relayout(base, layout, draw(st.data())), layout)
+
+
+def _run(fn: Any, *args: Any, **kw: Any) -> tuple[Any, set[str], type[Exception] | None]:
+    """(result, the deliberate RuntimeWarnings' texts, the exception class raised)."""
+    with warnings.catch_warnings(record=True) as caught, np.errstate(all="ignore"):
+        warnings.simplefilter("always")
+        try:
+            result = fn(*args, **kw)
+        except (ValueError, TypeError) as err:
+            return None, set(), type(err)
+    found = {w for w in WARNINGS for c in caught if str(c.message).startswith(w)}
+    return result, found, None
+
+
+def _numpy(op: str, a: Any, axis: Any, keepdims: bool, **kw: Any) -> Any:
+    fn = getattr(np, op)
+    if op in SINGLE_AXIS and a.ndim == 0:
+        return fn(a)  # numpy's nanargmax takes no axis on rank 0 but answers 0 (or raises)
+    if op in SINGLE_AXIS and isinstance(axis, tuple):  # every axis: the flat index
+        axis = None
+    return np.asarray(fn(a, axis=axis, keepdims=keepdims, **kw))
+
+
+def _tol(dtype: np.dtype[Any]) -> dict[str, float]:
+    return {"rtol": 1e-4, "atol": 1e-4} if dtype == np.float32 else {"rtol": 1e-9, "atol": 1e-9}
+
+
+@pytest.mark.parametrize("op", NAN_OPS)
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_matches_numpy(backend: str, op: str, data: st.DataObject) -> None:
+    case = data.draw(nan_arrays(), label="array")
+    a = case.array
+    axis = data.draw(axis_spellings(a.ndim, single=op in SINGLE_AXIS), label="axis")
+    keepdims = data.draw(st.booleans(), label="keepdims")
+    kw: dict[str, Any] = {}
+    if op in ("nanvar", "nanstd"):
+        kw["ddof"] = data.draw(st.sampled_from([0, 1, 2.5]), label="ddof")
+    before = a.copy()
+    expected, want_warn, want_err = _run(_numpy, op, a, axis, keepdims, **kw)
+    with tt.use_backend(backend):
+        got, got_warn, got_err = _run(getattr(tt, op), tt.asarray(a), axis, keepdims, **kw)
+    np.testing.assert_array_equal(a, before)  # inputs are never modified
+    if want_err is not None:
+        assert got_err is not None and issubclass(got_err, want_err), (case, got_err)
+        return
+    assert got_err is None, (case, got_err)
+    assert got_warn == want_warn, (case, got_warn, want_warn)
+    r = got.numpy()
+    assert r.shape == expected.shape and r.dtype == expected.dtype, (case, r.shape, r.dtype)
+    if r.dtype.kind == "f":
+        np.testing.assert_allclose(r, expected, equal_nan=True, **_tol(a.dtype))
+    else:
+        np.testing.assert_array_equal(r, expected)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape_axis", [((64, 3000), 1), ((3000, 64), 0), ((40, 50, 60), (0, 2))])
+def test_large_layouts(backend: str, dtype: str, shape_axis: tuple[Any, Any]) -> None:
+    """Beyond the kernels' chunk and block sizes, in each layout: rows, columns, strided."""
+    shape, axis = shape_axis
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal(shape).astype(dtype) + 3
+    a[rng.random(shape) < 0.2] = np.nan
+    a[..., 0] = np.nan  # some all-NaN slices along the last axis only
+    for layout in ("C", "F", "negative", "strided"):
+        x = _relayout(a, layout, None)  # type: ignore[arg-type]
+        for op in ("nansum", "nanmean", "nanmax", "nanmin", "nanvar", "nanstd", "count_nonzero"):
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
+                expected = getattr(np, op)(x, axis=axis)
+                with tt.use_backend(backend):
+                    got = getattr(tt, op)(x, axis=axis).numpy()
+            assert got.dtype == np.asarray(expected).dtype
+            np.testing.assert_allclose(got, expected, equal_nan=True, **_tol(np.dtype(dtype)))
+        for op in ("nanargmax", "nanargmin"):
+            if isinstance(axis, tuple):
+                continue
+            expected, _, err = _run(getattr(np, op), x, axis=axis)
+            with tt.use_backend(backend):
+                got, _, got_err = _run(getattr(tt, op), x, axis=axis)
+            assert got_err is err  # an all-NaN column: ValueError from both
+            if err is None:
+                np.testing.assert_array_equal(got.numpy(), expected)
+
+
+def test_all_nan_slices_warn_as_numpy(backend: str) -> None:
+    a = tt.asarray(np.array([[1.0, np.nan], [np.nan, np.nan]], dtype=np.float32))
+    with tt.use_backend(backend):
+        with pytest.warns(RuntimeWarning, match="All-NaN slice encountered"):
+            r = tt.nanmax(a, axis=1)
+        np.testing.assert_array_equal(r.numpy(), [1.0, np.nan])
+        with pytest.warns(RuntimeWarning, match="All-NaN slice encountered"):
+            tt.nanmin(a, axis=1)
+        with pytest.warns(RuntimeWarning, match="Mean of empty slice"):
+            r = tt.nanmean(a, axis=1)
+        np.testing.assert_array_equal(r.numpy(), [1.0, np.nan])
+        with pytest.warns(RuntimeWarning, match="Degrees of freedom <= 0"):
+            r = tt.nanvar(a, axis=1)
+        np.testing.assert_array_equal(r.numpy(), [0.0, np.nan])
+        with pytest.warns(RuntimeWarning, match="Degrees of freedom <= 0"):
+            tt.nanstd(a, axis=1, ddof=1)
+        assert tt.nansum(a, axis=1).numpy().tolist() == [1.0, 0.0]
+        assert tt.nanprod(a, axis=1).numpy().tolist() == [1.0, 1.0]
+        with pytest.raises(ValueError, match="All-NaN slice encountered"):
+            tt.nanargmax(a, axis=1)
+        with pytest.raises(ValueError, match="All-NaN slice encountered"):
+            tt.nanargmin(a)  # axis=None: fine here, the flat array holds a number
+            tt.nanargmin(tt.asarray(np.full(3, np.nan)))
+        assert tt.nanargmin(a).item() == 0
+
+
+def test_empty_reductions(backend: str) -> None:
+    e = tt.zeros((0, 3), tt.float64)
+    with tt.use_backend(backend):
+        for op in ("nanmax", "nanmin", "nanargmax", "nanargmin"):
+            with pytest.raises(ValueError, match="empty"):
+                getattr(tt, op)(e, axis=0)
+        assert tt.nansum(e, axis=0).numpy().tolist() == [0.0, 0.0, 0.0]
+        with pytest.warns(RuntimeWarning, match="Mean of empty slice"):
+            assert np.isnan(tt.nanmean(e, axis=0).numpy()).all()
+        assert tt.nanmax(e, axis=1).shape == (0,)
+
+
+def test_ints_behave_as_the_plain_reductions(backend: str) -> None:
+    x = tt.asarray(np.arange(-6, 6, dtype=np.int8).reshape(3, 4))
+    with tt.use_backend(backend):
+        for nan_op, op in [("nansum", "sum"), ("nanmax", "max"), ("nanargmin", "argmin")]:
+            got, plain = getattr(tt, nan_op)(x, axis=1), getattr(tt, op)(x, axis=1)
+            assert got.dtype is plain.dtype
+            np.testing.assert_array_equal(got.numpy(), plain.numpy())
+        assert tt.nanmean(x).dtype is tt.float64
+        assert tt.count_nonzero(x, axis=(0, 1), keepdims=True).numpy().tolist() == [[11]]
+
+
+def test_functions_only_and_out() -> None:
+    x = tt.asarray(np.array([[1.0, np.nan, 3.0]]))
+    assert not hasattr(tt.Tensor, "nansum") and not hasattr(tt.Tensor, "count_nonzero")
+    out = tt.full((1,), 7.0)
+    assert tt.nansum(x, axis=1, out=out) is out and out.numpy().tolist() == [4.0]
+    assert tt.count_nonzero(x).dtype is tt.int64
+    with pytest.raises(tt.AxisError):
+        tt.nanmean(x, axis=2)
+    with pytest.raises(TypeError):
+        tt.nanargmax(x, axis=(0, 1))  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        tt.nansum(x, axis=(0, -2))

@@ -1,0 +1,154 @@
+# mypy: disable-error-code="call-arg,var-annotated,import-untyped"
+"""Cumulative sums and products (numba), one pass over memory.
+
+The input is viewed as ``(O, R, I)`` scanned along ``R``: ``I == 1`` is a row scan (a
+sequential loop per row), ``I > 1`` a column scan (row ``k`` of the output is row ``k - 1``
+plus row ``k`` of the input: SIMD across the contiguous ``I``). Rows (``O``) run in parallel
+from ``PAR_MIN`` elements. float32 sums accumulate in float64 (never less accurate than
+numpy's sequential float32 sum); products accumulate in the result dtype, in numpy's order,
+so overflow to inf and underflow to 0 happen where numpy's do. Inputs that are not
+C-contiguous, or dtypes outside bool/ints/float32/float64, return ``None`` (numpy runs them).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit, prange
+
+from ._cache import kernel
+
+__all__ = ["scan"]
+
+Array = npt.NDArray[Any]
+
+PAR_MIN = 1 << 18  # elements: below this a scan runs serially
+_SUPPORTED = frozenset("?bhilqBHILQfd")
+
+
+@kernel()
+def _scan_rows(x: Any, out: Any, prod: bool, init: int, acc0: Any) -> None:
+    """out[o, init + k] = acc0 (+|*) x[o, 0] ... x[o, k], one row at a time; serial."""
+    for o in range(x.shape[0]):
+        acc = acc0
+        if init:
+            out[o, 0, 0] = acc0
+        xs = x[o, :, 0]
+        ys = out[o, init:, 0]
+        if prod:
+            for k in range(xs.shape[0]):
+                acc = acc * xs[k]
+                ys[k] = acc
+        else:
+            for k in range(xs.shape[0]):
+                acc = acc + xs[k]
+                ys[k] = acc
+
+
+@kernel(parallel=True)
+def _scan_rows_par(x: Any, out: Any, prod: bool, init: int, acc0: Any) -> None:
+    """_scan_rows with rows in parallel."""
+    for o in prange(x.shape[0]):
+        acc = acc0
+        if init:
+            out[o, 0, 0] = acc0
+        xs = x[o, :, 0]
+        ys = out[o, init:, 0]
+        if prod:
+            for k in range(xs.shape[0]):
+                acc = acc * xs[k]
+                ys[k] = acc
+        else:
+            for k in range(xs.shape[0]):
+                acc = acc + xs[k]
+                ys[k] = acc
+
+
+@kernel()
+def _scan_columns(x: Any, out: Any, prod: bool, init: int, acc0: Any, wb: int) -> None:
+    """Column scan of (O, R, I) in blocks of ``wb`` columns (float64 running row for float32
+    sums: ``acc``); serial."""
+    w = x.shape[2]
+    acc = np.full(min(w, wb), acc0)
+    for t in range(x.shape[0] * (-(-w // wb))):
+        _columns_task(x, out, prod, init, acc0, wb, t, acc)
+
+
+@kernel(parallel=True)
+def _scan_columns_par(x: Any, out: Any, prod: bool, init: int, acc0: Any, wb: int) -> None:
+    """_scan_columns with (row, column block) tasks in parallel."""
+    w = x.shape[2]
+    nb = -(-w // wb)
+    for t in prange(x.shape[0] * nb):
+        acc = np.full(min(w, wb), acc0)
+        _columns_task(x, out, prod, init, acc0, wb, t, acc)
+
+
+@njit(inline="always")
+def _columns_task(
+    x: Any, out: Any, prod: bool, init: int, acc0: Any, wb: int, t: int, acc: Any
+) -> None:
+    nb = -(-x.shape[2] // wb)
+    o = t // nb
+    j0 = (t % nb) * wb
+    j1 = min(j0 + wb, x.shape[2])
+    w = j1 - j0
+    for j in range(w):
+        acc[j] = acc0
+    if init:
+        first = out[o, 0, j0:j1]
+        for j in range(w):
+            first[j] = acc0
+    for k in range(x.shape[1]):
+        xs = x[o, k, j0:j1]
+        ys = out[o, k + init, j0:j1]
+        if prod:
+            for j in range(w):
+                acc[j] = acc[j] * xs[j]
+                ys[j] = acc[j]
+        else:
+            for j in range(w):
+                acc[j] = acc[j] + xs[j]
+                ys[j] = acc[j]
+
+
+def _parallel(size: int) -> bool:
+    from . import _parallel as backend_parallel  # the numba backend's thread policy
+
+    return size >= PAR_MIN and bool(backend_parallel(size))
+
+
+def scan(op: str, a: Array, axis: int, dtype: np.dtype[Any], include_initial: bool) -> Array | None:
+    """Scan ``op`` ("sum"/"prod") of ``a`` along ``axis`` in ``dtype``; ``None``: numpy runs it."""
+    if (
+        a.dtype.char not in _SUPPORTED
+        or np.dtype(dtype).char not in "lLfd"
+        or not a.dtype.isnative
+        or not a.flags.c_contiguous
+        or a.size == 0
+    ):
+        return None
+    prod = op == "prod"
+    o = math.prod(a.shape[:axis])
+    r = a.shape[axis]
+    i = math.prod(a.shape[axis + 1 :])
+    x = (a.view(np.uint8) if a.dtype == np.bool_ else a).reshape(o, r, i)
+    init = 1 if include_initial else 0
+    out_shape = list(a.shape)
+    out_shape[axis] += init
+    out: Array = np.empty(out_shape, dtype=dtype)
+    out3 = out.reshape(o, r + init, i)
+    kind = np.dtype(dtype).kind
+    # float32 sums run in float64; everything else in the result dtype (numpy's order)
+    acc_type = np.float64 if kind == "f" and not prod else np.dtype(dtype).type
+    acc0 = acc_type(1 if prod else 0)
+    par = _parallel(a.size)
+    if i == 1:
+        (_scan_rows_par if par and o > 1 else _scan_rows)(x, out3, prod, init, acc0)
+    else:
+        wb = 4096
+        (_scan_columns_par if par else _scan_columns)(x, out3, prod, init, acc0, wb)
+    return out

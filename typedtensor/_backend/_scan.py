@@ -1,0 +1,58 @@
+"""Scans (cumulative sums and products): backend dispatch and the numpy reference.
+
+``scan(op, a, axis, dtype, include_initial)`` takes an array of rank >= 1, a normalized axis,
+``op`` ``"sum"`` or ``"prod"`` and the result dtype decided by the rules, and returns the
+cumulative result along ``axis`` (with the identity first when ``include_initial``). The
+selected backend runs it when it has a scan module (``SCAN_MODULES``) and covers the case;
+otherwise numpy does, logged at DEBUG level like the reductions.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from . import get_backend, log
+
+__all__ = ["SCAN_MODULES", "reference_scan", "scan"]
+
+Array = npt.NDArray[Any]
+
+#: backend name -> module with ``scan(op, a, axis, dtype, include_initial) -> Array | None``
+SCAN_MODULES: dict[str, str] = {"numba": "typedtensor._backend._numba.scans"}
+
+
+def reference_scan(
+    op: str, a: Array, axis: int, dtype: np.dtype[Any], include_initial: bool
+) -> Array:
+    """numpy's ``cumsum``/``cumprod`` (sequential accumulation in ``dtype``)."""
+    fn = np.cumsum if op == "sum" else np.cumprod
+    result: Array = np.asarray(fn(a, axis=axis, dtype=dtype))
+    if include_initial:
+        shape = list(result.shape)
+        shape[axis] = 1
+        initial = np.full(shape, 0 if op == "sum" else 1, dtype=dtype)
+        result = np.concatenate([initial, result], axis=axis)
+    return result
+
+
+def scan(op: str, a: Array, axis: int, dtype: np.dtype[Any], include_initial: bool) -> Array:
+    """Run scan ``op`` on the selected backend, falling back to numpy."""
+    name = get_backend()
+    module = SCAN_MODULES.get(name)
+    if module is not None:
+        result = importlib.import_module(module).scan(op, a, axis, dtype, include_initial)
+        if result is not None:
+            return result  # type: ignore[no-any-return]
+        log.debug(
+            "typedtensor: backend %s does not cover cum%s on %s %s (strides %s); using numpy",
+            name,
+            op,
+            a.dtype,
+            a.shape,
+            a.strides,
+        )
+    return reference_scan(op, a, axis, dtype, include_initial)
