@@ -80,7 +80,8 @@ def test_keyword_calls_and_unannotated_values_take_the_full_check() -> None:
 def test_jaxtyping_arrays_and_tuples_enter_the_signature() -> None:
     @tt.shapecheck
     def both(
-        x: Tensor[tt.float32, B, N], a: Float32[np.ndarray, "B N"]  # noqa: F722
+        x: Tensor[tt.float32, B, N],
+        a: Float32[np.ndarray, "B N"],  # noqa: F722
     ) -> tuple[Tensor[tt.float32, B], Tensor[tt.float32, N]]:
         return x.sum(axis=1), x.sum(axis=0)
 
