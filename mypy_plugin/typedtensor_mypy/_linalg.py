@@ -1,0 +1,122 @@
+"""``a @ b`` and ``tt.matmul(a, b)``: the result shape by ``rules.matmul_shape`` (1-D operands
+promoted and removed, batch dims broadcast by ``_broadcasting.broadcast``), the result dtype by
+numpy's promotion, and ``typedtensor-shape`` errors for inner dims that differ."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from mypy.nodes import Context
+from mypy.plugin import FunctionContext, MethodContext
+from mypy.types import Type
+
+from . import errorcodes
+from ._args import CallContext, find_arg
+from ._broadcasting import StaticBroadcastError, broadcast, is_symbolic_dim
+from ._dtypes import elementwise_result_dtype
+from ._rules import rules
+from ._tensortypes import (
+    Shape,
+    TensorView,
+    any_dim,
+    as_tensor,
+    dim_size,
+    make_tensor,
+    render_dim,
+    render_tensor,
+    unknown_star,
+)
+
+__all__ = ["matmul_function_hook", "matmul_method_hook"]
+
+
+def matmul_method_hook(reflected: bool) -> Callable[[MethodContext], Type]:
+    """Hook for ``Tensor.__matmul__`` (``reflected``: ``__rmatmul__``)."""
+
+    def hook(ctx: MethodContext) -> Type:
+        me = as_tensor(ctx.type)
+        arg = find_arg(ctx, "other", 0)
+        other = as_tensor(arg.type) if arg.given and not arg.opaque and arg.type else None
+        if me is None or other is None:
+            return ctx.default_return_type
+        left, right = (other, me) if reflected else (me, other)
+        return matmul_type(ctx, left, right, ctx.context)
+
+    return hook
+
+
+def matmul_function_hook(ctx: FunctionContext) -> Type:
+    """Hook for ``tt.matmul(a, b)``."""
+    a, b = find_arg(ctx, "a", 0), find_arg(ctx, "b", 1)
+    left = as_tensor(a.type) if a.given and not a.opaque and a.type else None
+    right = as_tensor(b.type) if b.given and not b.opaque and b.type else None
+    if left is None or right is None:
+        return ctx.default_return_type
+    return matmul_type(ctx, left, right, ctx.context)
+
+
+def _split(shape: Shape) -> tuple[Shape, tuple[Type, ...]] | None:
+    """``(batch dims, core dims)``: the last two dims (one for a rank-1 tensor) are the core;
+    ``None`` when the core is not known (an unpacked part among the last two dims)."""
+    if shape.exact:
+        dims = shape.prefix
+        n = min(2, len(dims))
+        return Shape(dims[: len(dims) - n]), dims[len(dims) - n :]
+    if len(shape.suffix) < 2:
+        return None
+    return Shape(shape.prefix, shape.star, shape.suffix[:-2]), shape.suffix[-2:]
+
+
+def _show(dims: Sequence[Type]) -> str:
+    parts = [render_dim(d) for d in dims]
+    return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
+
+
+def matmul_type(ctx: CallContext, left: TensorView, right: TensorView, anchor: Context) -> Type:
+    """The type of ``left @ right``, reporting shape errors at ``anchor``."""
+    dtype = elementwise_result_dtype(ctx.api, "add", left.dtype, right.dtype)
+    unknown = make_tensor(left.info, dtype, Shape((), unknown_star(ctx.api)))
+    a, b = _split(left.shape), _split(right.shape)
+    if a is None or b is None:
+        return unknown
+    (batch_a, core_a), (batch_b, core_b) = a, b
+    try:
+        core = rules.matmul_shape(
+            core_a,
+            core_b,
+            size_of=dim_size,
+            unknown=any_dim(),
+            is_symbolic=is_symbolic_dim,
+            render_dim=render_dim,
+            render=_show,
+        )
+    except rules.MatmulShapeError as err:
+        symbolic = any(is_symbolic_dim(d) for d in (*core_a[-1:], *core_b[-2:-1]))
+        shapes = (
+            f"{render_tensor(left.dtype, left.shape.items)} @ "
+            f"{render_tensor(right.dtype, right.shape.items)}"
+        )
+        message = str(err).split(" (shapes ")[0] + f": {shapes}"
+        if "inner dims" in message:
+            message += "; they must be equal (transpose an operand?)"
+        ctx.api.fail(message, anchor, code=errorcodes.SYMBOLIC if symbolic else errorcodes.SHAPE)
+        return unknown
+    try:
+        batch = broadcast(batch_a, batch_b)
+    except StaticBroadcastError as failure:
+        bad = failure.err
+        symbolic = isinstance(bad, rules.SymbolicBroadcastError)
+        dims = render_dim(bad.left), render_dim(bad.right)  # type: ignore[arg-type]
+        ctx.api.fail(
+            f"matmul batch dims cannot broadcast: dim {dims[0]} with dim {dims[1]}: "
+            f"{render_tensor(left.dtype, left.shape.items)} @ "
+            f"{render_tensor(right.dtype, right.shape.items)}",
+            anchor,
+            code=errorcodes.SYMBOLIC if symbolic else errorcodes.SHAPE,
+        )
+        return unknown
+    if batch is None:
+        return unknown
+    if batch.exact:
+        return make_tensor(left.info, dtype, Shape((*batch.prefix, *core)))
+    return make_tensor(left.info, dtype, Shape(batch.prefix, batch.star, (*batch.suffix, *core)))

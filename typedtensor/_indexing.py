@@ -1,0 +1,91 @@
+"""``x[index]`` and ``x[index] = value`` (numpy's basic and advanced indexing).
+
+numpy does the work and the checking; where numpy rejects an index, the shape rules
+(``rules.index_shape``) say why in typedtensor's words (an ``IndexError`` as numpy's); a value
+that does not broadcast to the indexed shape is a ``tt.ShapeError`` (a ``ValueError``).
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+
+from . import _rules as rules
+from ._tensor import AnyTensor, Tensor, _raise_rule_error, wrap
+
+__all__ = ["getitem", "index_items", "setitem"]
+
+
+def _raw(item: object) -> object:
+    """A Tensor inside an index becomes its ndarray (numpy indexes with it)."""
+    return item.numpy() if isinstance(item, Tensor) else item
+
+
+def _raw_index(index: object) -> Any:
+    if isinstance(index, tuple):
+        return tuple(_raw(i) for i in index)
+    return _raw(index)
+
+
+def _item(item: object) -> object:
+    """One index item in the rules' terms."""
+    if item is None or item is Ellipsis or isinstance(item, slice):
+        return item
+    if isinstance(item, (bool, np.bool_)):
+        return rules.ArrayIndex((), boolean=True)
+    if isinstance(item, (int, np.integer)):
+        return operator.index(item)
+    if isinstance(item, (np.ndarray, list, Tensor)):
+        arr = np.asarray(_raw(item))
+        return rules.ArrayIndex(tuple(arr.shape), boolean=arr.dtype == np.bool_)
+    return item  # the rule reports it
+
+
+def index_items(index: object) -> tuple[object, ...]:
+    """``index`` as a tuple of the rules' items (ints, slices, None, ..., ``ArrayIndex``)."""
+    items = index if isinstance(index, tuple) else (index,)
+    return tuple(_item(i) for i in items)
+
+
+def _explain(shape: tuple[int, ...], index: object) -> None:
+    """Raise numpy's exception class with the rules' message if they reject ``index``."""
+    try:
+        rules.index_shape(shape, index_items(index), make=int, unknown=None)
+    except rules.RuleError as err:
+        _raise_rule_error(err)
+
+
+def getitem(x: AnyTensor, index: object) -> AnyTensor:
+    """``x[index]`` as a Tensor (an int index on a rank-1 tensor gives a rank-0 Tensor):
+    ``(4, 5, 6)[0, 1:, None] -> (4, 1, 6)``."""
+    data = x.numpy()
+    try:
+        result = data[_raw_index(index)]
+    except IndexError:
+        _explain(data.shape, index)
+        raise
+    return wrap(result)
+
+
+def setitem(x: AnyTensor, index: object, value: object) -> None:
+    """``x[index] = value``, ``value`` (Tensor, ndarray or scalar) broadcast to the indexed
+    shape: ``(4, 3)[1:] = (1, 3)`` writes rows 1..3."""
+    data = x.numpy()
+    raw = _raw_index(index)
+    v: Any = value.numpy() if isinstance(value, Tensor) else value
+    try:
+        data[raw] = v
+    except IndexError:
+        _explain(data.shape, index)
+        raise
+    except ValueError:
+        if not data.flags.writeable:
+            raise
+        try:
+            target = data[raw].shape
+            rules.assign_check(target, np.shape(v))
+        except rules.RuleError as err:
+            _raise_rule_error(err)
+        raise

@@ -1,0 +1,41 @@
+"""Linear algebra: ``matmul`` (also ``a @ b``), numpy's semantics and BLAS.
+
+A 1-D operand is promoted (``(n,)`` as ``(1, n)`` on the left, ``(n, 1)`` on the right) and the
+added dim removed; batch dims (all but the last two) broadcast; the inner dims must be equal.
+The result dtype is numpy's promotion of the operand dtypes (``bool @ bool`` is bool).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import _rules as rules
+from ._tensor import AnyTensor, Tensor, _raise_rule_error, wrap
+
+__all__ = ["matmul"]
+
+
+def _operand(x: object, side: str) -> Any:
+    if isinstance(x, Tensor):
+        return x.numpy()
+    if isinstance(x, np.ndarray):
+        return x
+    if isinstance(x, (bool, int, float, np.generic)):
+        return np.asarray(x)  # rank 0: the rule rejects it as numpy does
+    raise TypeError(
+        f"matmul takes Tensors or ndarrays, got {type(x).__name__} as the {side} operand"
+    )
+
+
+def matmul(a: object, b: object) -> AnyTensor:
+    """Matrix product with numpy's ``matmul`` rules: ``(8, 2, 3) @ (3, 4) -> (8, 2, 4)``,
+    ``(3,) @ (3, 4) -> (4,)``, ``(3,) @ (3,) -> ()``. Mismatched inner dims raise
+    ``tt.ShapeError`` naming both; an ndarray operand gives a Tensor."""
+    da, db = _operand(a, "left"), _operand(b, "right")
+    try:
+        rules.matmul_shape(da.shape, db.shape)
+    except rules.RuleError as err:
+        _raise_rule_error(err)
+    return wrap(np.matmul(da, db))
