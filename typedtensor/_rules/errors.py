@@ -12,9 +12,11 @@ __all__ = [
     "BroadcastError",
     "DuplicateAxisError",
     "EmptyReductionError",
+    "PermutationError",
     "ReduceToShapeError",
     "RuleError",
     "ScanAxisError",
+    "ShapeMismatchError",
     "valid_axes_text",
 ]
 
@@ -74,6 +76,20 @@ class ReduceToShapeError(RuleError):
 
 class ScanAxisError(RuleError):
     """A scan that needs an explicit axis (``cumulative_sum`` of a rank-2+ tensor) got none."""
+
+
+class PermutationError(RuleError):
+    """Axes that should name every dim once (``transpose``) or pair up (``moveaxis``) do not."""
+
+
+class ShapeMismatchError(RuleError):
+    """A shape that does not fit a manipulation (reshape, squeeze, concatenate, stack, split,
+    broadcast_to, ``mT``); ``symbolic`` when a symbolic dim is what does not fit (it would fail
+    for most sizes the symbol can take)."""
+
+    def __init__(self, message: str, symbolic: bool = False) -> None:
+        self.symbolic = symbolic
+        super().__init__(message)
 
 
 def valid_axes_text(ndim: int) -> str:

@@ -1,0 +1,199 @@
+"""Shape manipulation with numpy's semantics: ``transpose permute_dims swapaxes moveaxis reshape
+expand_dims squeeze concatenate (concat) stack split broadcast_to``; ``x.T``, ``x.mT``,
+``x.transpose``, ``x.swapaxes``, ``x.reshape`` and ``x.squeeze`` delegate here.
+
+Each function validates its arguments with the shape rules (``typedtensor._rules.manipulation``,
+shared with the mypy plugin) and then calls numpy; results share memory with the input where
+numpy returns a view. Inputs are never modified. Errors: ``tt.AxisError`` for axes out of range,
+``ValueError`` for duplicate axes and axes that are not a permutation, ``tt.ShapeError`` (a
+``ValueError``) for shapes that do not fit, ``TypeError`` for arguments of the wrong type.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+from typing_extensions import Unpack
+
+from . import _rules as rules
+from ._dtypes import DType
+from ._tensor import AnyTensor, Tensor, _raise_rule_error, wrap
+
+__all__ = [
+    "broadcast_to",
+    "concat",
+    "concatenate",
+    "expand_dims",
+    "moveaxis",
+    "permute_dims",
+    "reshape",
+    "split",
+    "squeeze",
+    "stack",
+    "swapaxes",
+    "transpose",
+]
+
+DT = TypeVar("DT", bound=DType)
+R = TypeVar("R")
+
+#: A tensor of dtype ``DT`` and any shape (the plugin computes the exact result shape).
+_Tensor = Tensor[DT, Unpack[tuple[Any, ...]]]
+
+
+def _checked(rule: Callable[..., R], *args: Any) -> R:
+    """``rule(*args)``, its ``RuleError`` re-raised as the runtime exception."""
+    try:
+        return rule(*args)
+    except rules.RuleError as err:
+        _raise_rule_error(err)
+        raise  # unreachable
+
+
+def _array(x: object, name: str) -> npt.NDArray[Any]:
+    if not isinstance(x, Tensor):
+        raise TypeError(f"{name} takes a typedtensor Tensor, got {type(x).__name__}")
+    return x.numpy()
+
+
+def _arrays(tensors: object, name: str) -> list[npt.NDArray[Any]]:
+    if isinstance(tensors, (Tensor, np.ndarray)) or not isinstance(tensors, Sequence):
+        raise TypeError(
+            f"{name} takes a list or tuple of Tensors, got {type(tensors).__name__}; "
+            f"write tt.{name}([a, b])"
+        )
+    return [_array(t, name) for t in tensors]
+
+
+def _reorder(x: object, rule: Callable[..., tuple[int, ...]], name: str, *args: Any) -> AnyTensor:
+    data = _array(x, name)
+    return wrap(data.transpose(_checked(rule, data.ndim, *args)))
+
+
+# --------------------------------------------------------------------------- dim orders
+def transpose(x: _Tensor[DT], axes: Sequence[int] | None = None) -> _Tensor[DT]:
+    """Permute the dims: ``axes=None`` reverses them, ``(8, 3, 4) -> (4, 3, 8)``; with
+    ``axes=(0, 2, 1)``, ``(8, 3, 4) -> (8, 4, 3)`` (every axis exactly once)."""
+    return _reorder(x, rules.transpose_order, "transpose", axes)
+
+
+def permute_dims(x: _Tensor[DT], axes: Sequence[int]) -> _Tensor[DT]:
+    """The Array API's name for ``transpose`` with explicit axes: ``(8, 3, 4), (2, 0, 1) ->
+    (4, 8, 3)``."""
+    if axes is None:
+        raise TypeError("permute_dims needs axes (a tuple naming every axis once); use transpose")
+    return _reorder(x, rules.transpose_order, "permute_dims", axes)
+
+
+def swapaxes(x: _Tensor[DT], axis1: int, axis2: int) -> _Tensor[DT]:
+    """Swap two dims: ``swapaxes((8, 3, 4), 0, -1) -> (4, 3, 8)``."""
+    return _reorder(x, rules.swapaxes_order, "swapaxes", axis1, axis2)
+
+
+def moveaxis(
+    x: _Tensor[DT], source: int | Sequence[int], destination: int | Sequence[int]
+) -> _Tensor[DT]:
+    """Move dims to new positions, the others keeping their order: ``moveaxis((8, 3, 4), 0,
+    -1) -> (3, 4, 8)``; ``source``/``destination`` are ints or equally long tuples."""
+    return _reorder(x, rules.moveaxis_order, "moveaxis", source, destination)
+
+
+def matrix_transpose(x: _Tensor[DT]) -> _Tensor[DT]:
+    """Swap the last two dims (``x.mT``): ``(8, 3, 4) -> (8, 4, 3)``; needs rank >= 2."""
+    return _reorder(x, rules.matrix_transpose_order, "mT")
+
+
+# ------------------------------------------------------------------------------ reshape
+def _shape_items(shape: object, name: str) -> tuple[int, ...]:
+    items = shape if isinstance(shape, (tuple, list)) else (shape,)
+    try:
+        return tuple(operator.index(d) for d in items)
+    except TypeError:
+        raise TypeError(f"{name} shape must be an int or a tuple of ints, got {shape!r}") from None
+
+
+def reshape(x: _Tensor[DT], shape: int | Sequence[int]) -> _Tensor[DT]:
+    """Same elements, new shape; one entry may be -1 (inferred): ``reshape((8, 3, 4), (8,
+    -1)) -> (8, 12)``. The element count must not change."""
+    data = _array(x, "reshape")
+    target = _shape_items(shape, "reshape")
+    _checked(rules.reshape_shape, data.shape, target)
+    return wrap(data.reshape(target))
+
+
+def reshape_method(x: AnyTensor, shape: tuple[Any, ...]) -> AnyTensor:
+    """``x.reshape(2, 3)`` and ``x.reshape((2, 3))``."""
+    if not shape:
+        raise TypeError("reshape() needs a shape: x.reshape((2, 3)) or x.reshape(2, 3)")
+    return reshape(x, shape[0] if len(shape) == 1 else shape)
+
+
+def transpose_method(x: AnyTensor, axes: tuple[Any, ...]) -> AnyTensor:
+    """``x.transpose()``, ``x.transpose(1, 0)`` and ``x.transpose((1, 0))``."""
+    if not axes or axes == (None,):
+        return transpose(x)
+    return transpose(x, axes[0] if len(axes) == 1 and isinstance(axes[0], (tuple, list)) else axes)
+
+
+# --------------------------------------------------------------------- expand / squeeze
+def expand_dims(x: _Tensor[DT], axis: int | Sequence[int]) -> _Tensor[DT]:
+    """Insert size-1 dims at ``axis`` (positions in the RESULT): ``expand_dims((8, 3), (0,
+    -1)) -> (1, 8, 3, 1)``."""
+    data = _array(x, "expand_dims")
+    axes = tuple(axis) if isinstance(axis, list) else axis
+    shape = _checked(rules.expand_dims_shape, data.shape, axes, 1)
+    return wrap(data.reshape(shape))
+
+
+def squeeze(x: _Tensor[DT], axis: int | Sequence[int] | None = None) -> _Tensor[DT]:
+    """Remove size-1 dims: all of them for ``axis=None``, ``(1, 8, 1) -> (8,)``; the named ones
+    otherwise (each must have size 1), ``squeeze((1, 8, 1), 0) -> (8, 1)``."""
+    data = _array(x, "squeeze")
+    axes = tuple(axis) if isinstance(axis, list) else axis
+    shape = _checked(rules.squeeze_shape, data.shape, axes)
+    assert shape is not None  # every runtime size is known
+    return wrap(data.reshape(shape))
+
+
+# ---------------------------------------------------------- concatenate / stack / split
+def concatenate(tensors: Sequence[AnyTensor], axis: int | None = 0) -> AnyTensor:
+    """Join along an existing axis: ``concatenate([(2, 3), (4, 3)]) -> (6, 3)``; every other
+    dim must match; ``axis=None`` joins the flattened tensors. The dtype is numpy's promotion
+    of the inputs' dtypes."""
+    arrays = _arrays(tensors, "concatenate")
+    _checked(rules.concat_shape, [a.shape for a in arrays], axis)
+    return wrap(np.concatenate(arrays, axis=axis))
+
+
+#: The Array API's name for ``concatenate``.
+concat = concatenate
+
+
+def stack(tensors: Sequence[AnyTensor], axis: int = 0) -> AnyTensor:
+    """Join equally shaped tensors along a new axis (an axis of the RESULT): ``stack([(2, 3)]
+    * 4) -> (4, 2, 3)``, ``stack(..., axis=-1) -> (2, 3, 4)``. Dtype as ``concatenate``."""
+    arrays = _arrays(tensors, "stack")
+    _checked(rules.stack_shape, [a.shape for a in arrays], axis)
+    return wrap(np.stack(arrays, axis=axis))
+
+
+def split(x: _Tensor[DT], sections: int, axis: int = 0) -> list[_Tensor[DT]]:
+    """Split into ``sections`` equal parts along ``axis``: ``split((6, 4), 3) -> 3 x (2, 4)``;
+    the size along ``axis`` must be a multiple of ``sections``."""
+    data = _array(x, "split")
+    _checked(rules.split_shape, data.shape, sections, axis)
+    return [wrap(part) for part in np.split(data, operator.index(sections), axis=axis)]
+
+
+# -------------------------------------------------------------------------- broadcast_to
+def broadcast_to(x: _Tensor[DT], shape: int | Sequence[int]) -> _Tensor[DT]:
+    """A read-only view of ``x`` broadcast to ``shape``: each of ``x``'s dims (from the right)
+    is 1 or the target dim: ``broadcast_to((3, 1), (2, 3, 4)) -> (2, 3, 4)``."""
+    data = _array(x, "broadcast_to")
+    target = _shape_items(shape, "broadcast_to")
+    _checked(rules.broadcast_to_shape, data.shape, target)
+    return wrap(np.broadcast_to(data, target))
