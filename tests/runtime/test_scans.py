@@ -124,3 +124,29 @@ def test_shapes_errors_and_methods() -> None:
         x.cumsum((0,))  # type: ignore[arg-type]
     with pytest.raises(tt.ShapeError):
         tt.cumsum(x, 0, out=tt.zeros((3, 2), tt.int64))
+
+
+@pytest.mark.parametrize("op", ["sum", "prod"])
+@settings(max_examples=80, deadline=None)
+@given(data=st.data())
+def test_numba_scans_match_the_reference(op: str, data: st.DataObject) -> None:
+    """The numba scan kernels at every size (the public API scans small inputs with numpy)."""
+    from typedtensor._backend import _scan
+    from typedtensor._backend._numba import scans
+
+    a = data.draw(arrays(CLASSIC, min_rank=1), label="array").array
+    axis = data.draw(st.integers(0, a.ndim - 1), label="axis")
+    dtype = np.dtype(data.draw(st.sampled_from(["int64", "uint64", "float32", "float64"])))
+    initial = data.draw(st.booleans(), label="include_initial")
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = _scan.reference_scan(op, a, axis, dtype, initial)
+        got = scans.scan(op, a, axis, dtype, initial)
+    if got is None:
+        assert not a.flags.c_contiguous or a.size == 0 or a.dtype.kind not in "biuf"
+        return
+    assert got.shape == want.shape and got.dtype == want.dtype
+    if dtype.kind == "f":
+        np.testing.assert_allclose(got, want, rtol=2e-6, atol=1e-6, equal_nan=True)
+    else:
+        np.testing.assert_array_equal(got, want)

@@ -17,12 +17,15 @@ import numpy.typing as npt
 
 from . import get_backend, log
 
-__all__ = ["SCAN_MODULES", "reference_scan", "scan"]
+__all__ = ["NUMBA_FROM_BYTES", "SCAN_MODULES", "reference_scan", "scan"]
 
 Array = npt.NDArray[Any]
 
 #: backend name -> module with ``scan(op, a, axis, dtype, include_initial) -> Array | None``
 SCAN_MODULES: dict[str, str] = {"numba": "typedtensor._backend._numba.scans"}
+#: below this input size (bytes) numpy's loop runs the scan on every backend: a program of
+#: small tensors never waits for a kernel to compile (numpy's sequential scan is as fast there)
+NUMBA_FROM_BYTES = 1 << 20
 
 
 def reference_scan(
@@ -43,7 +46,7 @@ def scan(op: str, a: Array, axis: int, dtype: np.dtype[Any], include_initial: bo
     """Run scan ``op`` on the selected backend, falling back to numpy."""
     name = get_backend()
     module = SCAN_MODULES.get(name)
-    if module is not None:
+    if module is not None and a.nbytes >= NUMBA_FROM_BYTES:
         result = importlib.import_module(module).scan(op, a, axis, dtype, include_initial)
         if result is not None:
             return result  # type: ignore[no-any-return]

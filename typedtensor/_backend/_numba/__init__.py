@@ -640,6 +640,10 @@ def reduce(
     **params: Any,
 ) -> Array | None:
     """Run reduction ``op`` with numba kernels; ``None`` where the numpy backend must run it."""
+    if op.startswith("nan") or op == "count_nonzero":  # kernels of their own module
+        from .nan_reductions import reduce_nan
+
+        return reduce_nan(op, a, axes, keepdims, dtype, **params)
     fn = _OPS.get(op)
     if fn is None or a.dtype.char not in _SUPPORTED or not a.dtype.isnative:
         return None
