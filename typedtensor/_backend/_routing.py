@@ -28,26 +28,82 @@ Array = npt.NDArray[Any]
 #: a bound reduction: ``run(a, params)`` for an array of the plan's shape, strides and dtype
 Run = Callable[[Array, dict[str, Any]], Array]
 
+#: numba never won up to 16 MB with serial kernels (numpy's SIMD loops for vertical sums,
+#: max/min and argmax over rows of 256); at 512 MB the parallel kernels win every layout
+#: (benchmarks/README.md); the sizes between were not measured
+_NEVER_UP_TO_16M = 1 << 26
 #: The input size (bytes) from which the numba backend runs a reduction, per op and layout
 #: (``layout``); below it numpy's loops run. Measured with benchmarks/measure_crossover.py
-#: (float32 and float64, the median of interleaved calls, 2-core machine): the smallest
-#: power-of-two size from which the numba kernel was faster than numpy at every larger size.
-#: ``None``: numba never won up to 64 MiB in that layout.
+#: (TYPEDTENSOR_NUMBA_PARALLEL=0, 4 KB..16 MB by factors of 4, float32 and float64, medians of
+#: interleaved calls, 2-core machine under load 2-5 from other jobs, 2026-11-24): the smallest
+#: size from which the numba backend (dispatch included) beat numpy at every larger size, the
+#: larger of the two dtypes'. The numba backend's Python dispatch (canonicalisation, stage
+#: set-up) costs ~13 us a call, numpy's loops ~0.5 us plus ~1 ns an element. ``None``: never.
 NUMBA_FROM_BYTES: dict[str, dict[str, int | None]] = {
-    "sum": {"full": 1 << 18, "rows": 1 << 18, "short_rows": 1 << 16, "columns": 1 << 18},
-    "prod": {"full": 1 << 18, "rows": 1 << 18, "short_rows": 1 << 16, "columns": 1 << 18},
-    "mean": {"full": 1 << 18, "rows": 1 << 18, "short_rows": 1 << 16, "columns": 1 << 18},
-    "max": {"full": 1 << 18, "rows": 1 << 18, "short_rows": 1 << 16, "columns": 1 << 18},
-    "min": {"full": 1 << 18, "rows": 1 << 18, "short_rows": 1 << 16, "columns": 1 << 18},
-    "any": {"full": 1 << 18, "rows": 1 << 18, "short_rows": 1 << 16, "columns": 1 << 18},
-    "all": {"full": 1 << 18, "rows": 1 << 18, "short_rows": 1 << 16, "columns": 1 << 18},
-    "var": {"full": 1 << 16, "rows": 1 << 16, "short_rows": 1 << 16, "columns": 1 << 16},
-    "std": {"full": 1 << 16, "rows": 1 << 16, "short_rows": 1 << 16, "columns": 1 << 16},
-    "argmax": {"full": 1 << 18, "rows": 1 << 18, "short_rows": 1 << 16, "columns": 1 << 16},
-    "argmin": {"full": 1 << 18, "rows": 1 << 18, "short_rows": 1 << 16, "columns": 1 << 16},
-    "logsumexp": {"full": 1 << 14, "rows": 1 << 14, "short_rows": 1 << 14, "columns": 1 << 14},
-    "norm": {"full": 1 << 16, "rows": 1 << 16, "short_rows": 1 << 16, "columns": 1 << 16},
-    "l2_normalize": {"full": 1 << 16, "rows": 1 << 16, "short_rows": 1 << 16, "columns": 1 << 16},
+    "sum": {
+        "full": _NEVER_UP_TO_16M,
+        "rows": 1 << 24,
+        "short_rows": 1 << 16,
+        "columns": _NEVER_UP_TO_16M,
+    },
+    "prod": {
+        "full": 1 << 20,
+        "rows": _NEVER_UP_TO_16M,
+        "short_rows": 1 << 16,
+        "columns": _NEVER_UP_TO_16M,
+    },
+    "mean": {
+        "full": _NEVER_UP_TO_16M,
+        "rows": 1 << 20,
+        "short_rows": 1 << 16,
+        "columns": _NEVER_UP_TO_16M,
+    },
+    "max": {
+        "full": _NEVER_UP_TO_16M,
+        "rows": 1 << 20,
+        "short_rows": 1 << 16,
+        "columns": _NEVER_UP_TO_16M,
+    },
+    "min": {
+        "full": _NEVER_UP_TO_16M,
+        "rows": 1 << 20,
+        "short_rows": 1 << 16,
+        "columns": _NEVER_UP_TO_16M,
+    },
+    "any": {
+        "full": _NEVER_UP_TO_16M,
+        "rows": 1 << 24,
+        "short_rows": 1 << 16,
+        "columns": _NEVER_UP_TO_16M,
+    },
+    "all": {
+        "full": _NEVER_UP_TO_16M,
+        "rows": 1 << 24,
+        "short_rows": 1 << 16,
+        "columns": _NEVER_UP_TO_16M,
+    },
+    "var": {"full": 1 << 18, "rows": 1 << 16, "short_rows": 1 << 14, "columns": 1 << 16},
+    "std": {"full": 1 << 18, "rows": 1 << 18, "short_rows": 1 << 16, "columns": 1 << 16},
+    "argmax": {
+        "full": _NEVER_UP_TO_16M,
+        "rows": _NEVER_UP_TO_16M,
+        "short_rows": 1 << 18,
+        "columns": 1 << 18,
+    },
+    "argmin": {
+        "full": _NEVER_UP_TO_16M,
+        "rows": _NEVER_UP_TO_16M,
+        "short_rows": 1 << 18,
+        "columns": 1 << 18,
+    },
+    "logsumexp": {"full": 1 << 20, "rows": 1 << 18, "short_rows": 1 << 14, "columns": 1 << 14},
+    "norm": {"full": 1 << 18, "rows": 1 << 18, "short_rows": 1 << 16, "columns": 1 << 20},
+    "l2_normalize": {
+        "full": 1 << 20,
+        "rows": 1 << 20,
+        "short_rows": 1 << 16,
+        "columns": _NEVER_UP_TO_16M,
+    },
 }
 #: ops missing from the table (new reductions) run numba from this size
 DEFAULT_NUMBA_FROM_BYTES = 1 << 20
@@ -146,6 +202,8 @@ def numpy_runner(
         if op in ("argmax", "argmin") and _INTP_IS_INT64 and dtype == np.dtype(np.int64):
             return _arg_runner(op, axes, ndim, keepdims)
     reduce = _numpy.reduce
+    if zero_d:  # a backend function may give a numpy scalar (np.sqrt of a 0-d array does)
+        return lambda a, params: np.asarray(reduce(op, a, axes, keepdims, dtype, **params))
     return lambda a, params: reduce(op, a, axes, keepdims, dtype, **params)
 
 
@@ -178,4 +236,6 @@ def runner(
         if threshold is None or nbytes < threshold:
             return numpy_runner(op, axes, ndim, keepdims, dtype)
     run = functools.partial(_reduce_with, backend, op)
+    if not keepdims and len(axes) == ndim:
+        return lambda a, params: np.asarray(run(a, axes, keepdims, dtype, **params))
     return lambda a, params: run(a, axes, keepdims, dtype, **params)

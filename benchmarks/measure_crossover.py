@@ -1,0 +1,121 @@
+"""Where the numba kernels start to beat numpy: the measurement behind
+``typedtensor/_backend/_routing.py``'s ``NUMBA_FROM_BYTES`` table.
+
+    python benchmarks/measure_crossover.py                 # every op, 4 layouts, 2 dtypes
+    python benchmarks/measure_crossover.py --ops sum,max --json crossover.json
+
+For each op, layout and dtype it times numpy's runner (what typedtensor runs below the
+threshold) and the numba backend's ``reduce`` (its Python dispatch included) on arrays from
+4 KB to 16 MB, alternating the two, and prints the median ratio numpy/numba per size and the
+smallest size from which numba was faster at every larger size ("-": never). Kernels are
+compiled (or loaded from the disk cache) by a warm-up call that is not timed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from typing import Any
+
+import numpy as np
+
+from typedtensor._backend import _numba as nb
+from typedtensor._backend._routing import layout, numpy_runner
+
+SIZES = [1 << k for k in range(12, 25, 2)]  # 4 KB .. 16 MB
+OPS: dict[str, tuple[str, dict[str, Any], str]] = {
+    "sum": ("sum", {}, "same"),
+    "prod": ("prod", {}, "same"),
+    "mean": ("mean", {}, "same"),
+    "max": ("max", {}, "same"),
+    "min": ("min", {}, "same"),
+    "any": ("any", {}, "bool"),
+    "all": ("all", {}, "bool"),
+    "var": ("var", {"correction": 0.0}, "same"),
+    "std": ("std", {"correction": 0.0}, "same"),
+    "argmax": ("argmax", {}, "int64"),
+    "argmin": ("argmin", {}, "int64"),
+    "logsumexp": ("logsumexp", {}, "same"),
+    "norm": ("norm", {"p": 2.0, "eps": 0.0, "mode": "plain"}, "same"),
+    "l2_normalize": ("l2_normalize", {"eps": 1e-12, "variant": "tensorflow"}, "same"),
+}
+
+
+def array_for(where: str, n: int, dtype: str) -> tuple[np.ndarray[Any, Any], tuple[int, ...]]:
+    """An array of ``n`` elements in layout ``where`` and the axes that give that layout."""
+    rng = np.random.default_rng(0)
+    if where == "full":
+        shape, axes = (n,), (0,)
+    elif where == "rows":
+        shape, axes = (max(n // 256, 1), min(n, 256)), (1,)
+    elif where == "short_rows":
+        shape, axes = (n // 4, 4), (1,)
+    else:  # columns
+        shape, axes = (min(n, 256), max(n // 256, 1)), (0,)
+    a = rng.standard_normal(shape).astype(dtype)
+    return a, axes
+
+
+def median_times(fns: list[Any], budget: float = 0.25) -> list[float]:
+    for fn in fns:  # warm-up: compile or load kernels
+        fn()
+    t0 = time.perf_counter()
+    fns[0]()
+    once = max(time.perf_counter() - t0, 1e-7)
+    inner = max(1, int(0.002 / once))
+    reps = max(5, min(31, int(budget / (once * inner * len(fns)))))
+    samples: list[list[float]] = [[] for _ in fns]
+    for _ in range(reps):
+        for i, fn in enumerate(fns):
+            t0 = time.perf_counter()
+            for _ in range(inner):
+                fn()
+            samples[i].append((time.perf_counter() - t0) / inner)
+    return [statistics.median(s) for s in samples]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--ops", default=",".join(OPS))
+    parser.add_argument("--dtypes", default="float32,float64")
+    parser.add_argument("--layouts", default="full,rows,short_rows,columns")
+    parser.add_argument("--json")
+    args = parser.parse_args()
+    rows = []
+    for label in args.ops.split(","):
+        op, params, rule = OPS[label]
+        for where in args.layouts.split(","):
+            for dtype in args.dtypes.split(","):
+                ratios = []
+                for nbytes in SIZES:
+                    a, axes = array_for(where, nbytes // np.dtype(dtype).itemsize, dtype)
+                    assert layout(a.shape, a.strides, axes) == where, (a.shape, where)
+                    out = {"same": a.dtype, "bool": np.dtype(bool), "int64": np.dtype(np.int64)}
+                    rdt = out[rule]
+                    run = numpy_runner(op, axes, a.ndim, False, rdt)
+                    t_np, t_nb = median_times(
+                        [
+                            lambda: run(a, params),
+                            lambda: nb.reduce(op, a, axes, False, rdt, **params),
+                        ]
+                    )
+                    ratios.append(t_np / t_nb)
+                wins_from = None
+                for i in range(len(SIZES) - 1, -1, -1):
+                    if ratios[i] <= 1.0:
+                        break
+                    wins_from = SIZES[i]
+                row = {"op": label, "layout": where, "dtype": dtype, "ratios": ratios}
+                row["numba_from_bytes"] = wins_from
+                rows.append(row)
+                shown = " ".join(f"{r:5.2f}" for r in ratios)
+                print(f"{label:12} {where:10} {dtype:8} {shown}  from {wins_from}", flush=True)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"sizes": SIZES, "rows": rows}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
