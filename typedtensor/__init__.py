@@ -32,7 +32,21 @@ from ._dtypes import (
 from ._errors import AxisError, ShapeError
 from ._shapecheck import ShapeCheckError, shapecheck
 from ._tensor import AnyTensor, Axis, Dim, L2Variant, NormMode, Tensor
-from .elementwise import abs, exp, log, maximum, minimum, negative, sqrt
+from .elementwise import (
+    abs,
+    astype,
+    exp,
+    isfinite,
+    isinf,
+    isnan,
+    log,
+    maximum,
+    minimum,
+    negative,
+    sqrt,
+    where,
+)
+from .linalg import matmul
 from .manipulation import (
     broadcast_to,
     concat,
@@ -107,6 +121,7 @@ __all__ = [
     "argmax",
     "argmin",
     "asarray",
+    "astype",
     "bool_",
     "broadcast_to",
     "concat",
@@ -127,9 +142,13 @@ __all__ = [
     "int32",
     "int64",
     "int8",
+    "isfinite",
+    "isinf",
+    "isnan",
     "l2_normalize",
     "log",
     "logsumexp",
+    "matmul",
     "max",
     "maximum",
     "mean",
@@ -175,5 +194,6 @@ __all__ = [
     "uint8",
     "use_backend",
     "var",
+    "where",
     "zeros",
 ]

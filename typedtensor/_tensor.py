@@ -49,9 +49,18 @@ def _raise_rule_error(err: rules.RuleError) -> None:
     if isinstance(err, rules.AxisTypeError):
         raise TypeError(str(err)) from None
     if isinstance(
-        err, (rules.BroadcastError, rules.ReduceToShapeError, rules.ShapeMismatchError)
+        err,
+        (
+            rules.BroadcastError,
+            rules.ReduceToShapeError,
+            rules.MatmulShapeError,
+            rules.AssignShapeError,
+            rules.ShapeMismatchError,
+        ),
     ):
         raise ShapeError(str(err)) from None
+    if isinstance(err, (rules.IndexRangeError, rules.IndexFormError)):
+        raise IndexError(str(err)) from None
     raise ValueError(str(err)) from None
 
 
@@ -536,6 +545,94 @@ class Tensor(Generic[DT, Unpack[Shape]]):
 
     def __abs__(self) -> Tensor[DT, Unpack[Shape]]:
         return Tensor(np.abs(self._data))
+
+    # ----------------------------------------- bitwise / logical (bool and integer dtypes)
+    def __invert__(self) -> Tensor[DT, Unpack[Shape]]:
+        """``~x``: logical not of a bool tensor, bitwise not of ints (floats: TypeError)."""
+        return wrap(np.invert(self._data))  # type: ignore[return-value]
+
+    def __and__(self, other: Operand) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        return self._binary(other, np.bitwise_and)  # type: ignore[no-any-return]
+
+    def __rand__(self, other: Operand) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        return self._binary(other, np.bitwise_and, True)  # type: ignore[no-any-return]
+
+    def __or__(self, other: Operand) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        return self._binary(other, np.bitwise_or)  # type: ignore[no-any-return]
+
+    def __ror__(self, other: Operand) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        return self._binary(other, np.bitwise_or, True)  # type: ignore[no-any-return]
+
+    def __xor__(self, other: Operand) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        return self._binary(other, np.bitwise_xor)  # type: ignore[no-any-return]
+
+    def __rxor__(self, other: Operand) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        return self._binary(other, np.bitwise_xor, True)  # type: ignore[no-any-return]
+
+    # -------------------------------------------------------------- shape manipulation
+    @property
+    def T(self) -> Tensor[DT, Unpack[tuple[Any, ...]]]:  # noqa: N802
+        """All dims reversed: ``(8, 3, 4) -> (4, 3, 8)`` (see ``tt.transpose``)."""
+        from .manipulation import transpose
+
+        return transpose(self)
+
+    @property
+    def mT(self) -> Tensor[DT, Unpack[tuple[Any, ...]]]:  # noqa: N802
+        """The last two dims swapped: ``(8, 3, 4) -> (8, 4, 3)``; needs rank >= 2."""
+        from .manipulation import matrix_transpose
+
+        return matrix_transpose(self)
+
+    def transpose(self, *axes: Any) -> Tensor[DT, Unpack[tuple[Any, ...]]]:
+        """``x.transpose()`` reverses the dims; ``x.transpose(1, 0)`` / ``((1, 0))`` permutes."""
+        from .manipulation import transpose_method
+
+        return transpose_method(self, axes)
+
+    def swapaxes(self, axis1: int, axis2: int) -> Tensor[DT, Unpack[tuple[Any, ...]]]:
+        """Swap two dims: ``(8, 3, 4).swapaxes(0, -1) -> (4, 3, 8)``."""
+        from .manipulation import swapaxes
+
+        return swapaxes(self, axis1, axis2)
+
+    def reshape(self, *shape: Any) -> Tensor[DT, Unpack[tuple[Any, ...]]]:
+        """``x.reshape((8, -1))`` or ``x.reshape(8, -1)``: see ``tt.reshape``."""
+        from .manipulation import reshape_method
+
+        return reshape_method(self, shape)
+
+    def squeeze(
+        self, axis: int | tuple[int, ...] | None = None
+    ) -> Tensor[DT, Unpack[tuple[Any, ...]]]:
+        """Remove size-1 dims (all, or those at ``axis``): see ``tt.squeeze``."""
+        from .manipulation import squeeze
+
+        return squeeze(self, axis)
+
+    # ------------------------------------------------------------ matmul and indexing
+    def __matmul__(self, other: object) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        """``self @ other``: see ``tt.matmul``."""
+        from .linalg import matmul
+
+        return matmul(self, other)
+
+    def __rmatmul__(self, other: object) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        from .linalg import matmul
+
+        return matmul(other, self)
+
+    def __getitem__(self, index: object) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        """``x[0, 1:, None]``: numpy's indexing, always a Tensor (rank 0 for a full int index)."""
+        from ._indexing import getitem
+
+        return getitem(self, index)
+
+    def __setitem__(self, index: object, value: object) -> None:
+        """``x[1:] = value``: ``value`` must broadcast to the indexed shape."""
+        from ._indexing import setitem
+
+        setitem(self, index, value)
 
     # -------------------------------------------------------------- shape manipulation
     @property

@@ -1,4 +1,5 @@
-"""Elementwise functions with numpy broadcasting: ``exp log sqrt abs negative maximum minimum``.
+"""Elementwise functions with numpy broadcasting: ``exp log sqrt abs negative maximum minimum``,
+``isnan isfinite isinf``, ``where`` and ``astype``.
 
 Operators (``+ - * / **``, comparisons, unary ``-`` and ``abs()``) are methods of ``Tensor``.
 Shapes broadcast as in numpy; incompatible shapes raise ``tt.ShapeError`` naming both shapes
@@ -7,16 +8,29 @@ and the failing dim. Result dtypes follow numpy (e.g. ``exp`` of int32 is float6
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 from typing_extensions import TypeVar, TypeVarTuple, Unpack
 
 from . import _rules as rules
-from ._dtypes import DType
-from ._tensor import AnyTensor, Operand, Tensor, _broadcast_check, wrap
+from ._dtypes import DType, bool_
+from ._tensor import AnyTensor, Operand, Tensor, _broadcast_check, _raise_rule_error, wrap
 
-__all__ = ["abs", "exp", "log", "maximum", "minimum", "negative", "sqrt"]
+__all__ = [
+    "abs",
+    "astype",
+    "exp",
+    "isfinite",
+    "isinf",
+    "isnan",
+    "log",
+    "maximum",
+    "minimum",
+    "negative",
+    "sqrt",
+    "where",
+]
 
 DT = TypeVar("DT", bound=DType)
 Shape = TypeVarTuple("Shape")
@@ -77,3 +91,42 @@ def maximum(a: Operand, b: Operand) -> AnyTensor:
 def minimum(a: Operand, b: Operand) -> AnyTensor:
     """Elementwise minimum with broadcasting (NaN propagates): (8, 1), (3,) -> (8, 3)."""
     return _binary("minimum", np.minimum, a, b)
+
+
+def isnan(x: Tensor[Any, Unpack[Shape]]) -> Tensor[bool_, Unpack[Shape]]:
+    """Whether each element is NaN, shape kept: (8, 10) -> (8, 10) of bool (ints: all False)."""
+    return wrap(np.isnan(_data(x, "isnan")))
+
+
+def isfinite(x: Tensor[Any, Unpack[Shape]]) -> Tensor[bool_, Unpack[Shape]]:
+    """Whether each element is finite (not NaN or +-inf): (8, 10) -> (8, 10) of bool."""
+    return wrap(np.isfinite(_data(x, "isfinite")))
+
+
+def isinf(x: Tensor[Any, Unpack[Shape]]) -> Tensor[bool_, Unpack[Shape]]:
+    """Whether each element is +inf or -inf: (8, 10) -> (8, 10) of bool."""
+    return wrap(np.isinf(_data(x, "isinf")))
+
+
+def where(condition: Operand, x: Operand, y: Operand) -> AnyTensor:
+    """``x`` where ``condition`` is true, else ``y``, all three broadcast together:
+    (8, 1), (3,), () -> (8, 3). The dtype promotes ``x`` and ``y`` as numpy (Python scalars
+    are weak: ``where(c, x_float32, 0.0)`` stays float32)."""
+    dc, dx, dy = _data(condition, "where"), _data(x, "where"), _data(y, "where")
+    try:
+        rules.broadcast_shapes(np.shape(dc), np.shape(dx), np.shape(dy))
+    except rules.RuleError as err:
+        _raise_rule_error(err)
+    return wrap(np.where(dc, dx, dy))
+
+
+@overload
+def astype(x: Tensor[Any, Unpack[Shape]], dtype: type[DT]) -> Tensor[DT, Unpack[Shape]]: ...
+@overload
+def astype(x: Tensor[Any, Unpack[Shape]], dtype: object) -> Tensor[Any, Unpack[Shape]]: ...
+def astype(x: Tensor[Any, Unpack[Shape]], dtype: object) -> Tensor[Any, Unpack[Shape]]:
+    """A copy of ``x`` converted to ``dtype`` (numpy's unsafe cast), shape kept:
+    ``astype(x, tt.float64)``: (8, 10) of int32 -> (8, 10) of float64."""
+    if not isinstance(x, Tensor):
+        raise TypeError(f"astype takes a Tensor, got {type(x).__name__}")
+    return x.astype(dtype)  # type: ignore[return-value]

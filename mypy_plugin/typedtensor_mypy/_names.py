@@ -14,6 +14,11 @@ REDUCTIONS_MODULE: Final = "typedtensor.reductions"
 SCANS_MODULE: Final = "typedtensor.scans"
 CREATION_MODULE: Final = "typedtensor._creation"
 ELEMENTWISE_MODULE: Final = "typedtensor.elementwise"
+LINALG_MODULE: Final = "typedtensor.linalg"
+ELLIPSIS: Final = "builtins.ellipsis"
+SLICE: Final = "builtins.slice"
+LIST: Final = "builtins.list"
+NDARRAY: Final = "numpy.ndarray"
 TUPLE: Final = "builtins.tuple"
 INT: Final = "builtins.int"
 FLOAT: Final = "builtins.float"
@@ -75,3 +80,13 @@ BINARY_DUNDERS: Final = {
 
 #: creation functions whose first argument is a shape
 SHAPE_CONSTRUCTORS: Final = ("zeros", "ones", "empty", "full", "random")
+
+#: bitwise / logical operator dunders of Tensor (bool and integer dtypes) -> reflected
+BITWISE_DUNDERS: Final = {
+    "__and__": False,
+    "__rand__": True,
+    "__or__": False,
+    "__ror__": True,
+    "__xor__": False,
+    "__rxor__": True,
+}

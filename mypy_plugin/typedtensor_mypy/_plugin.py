@@ -11,6 +11,7 @@ from typing import Any, Union
 from mypy.nodes import TypeInfo
 from mypy.options import Options
 from mypy.plugin import (
+    AttributeContext,
     FunctionContext,
     FunctionSigContext,
     MethodContext,
@@ -67,6 +68,20 @@ def _method_table() -> dict[str, Entry]:
     table["sum_to"] = _Deferred("_reduce_to", "reduce_to_hook", "sum", True)
     for dunder, (kind, reflected) in names.BINARY_DUNDERS.items():
         table[dunder] = _Deferred("_elementwise", "binary_method_hook", kind, reflected)
+    for dunder, reflected in names.BITWISE_DUNDERS.items():
+        table[dunder] = _Deferred("_logic", "bitwise_method_hook", dunder, reflected)
+    table["__invert__"] = _Deferred("_logic", "invert_hook")
+    table["__matmul__"] = _Deferred("_linalg", "matmul_method_hook", False)
+    table["__rmatmul__"] = _Deferred("_linalg", "matmul_method_hook", True)
+    table["__getitem__"] = _Deferred("_indexing", "getitem_hook")
+    table["__setitem__"] = _Deferred("_indexing", "setitem_hook")
+    return table
+
+
+def _attribute_table() -> dict[str, Entry]:
+    """Tensor attribute (property) name -> hook."""
+    table: dict[str, Entry] = {}
+    table["ndim"] = _Deferred("_indexing", "ndim_hook")
     return table
 
 
@@ -97,6 +112,8 @@ def _function_table() -> dict[str, Entry]:
         )
     for fn in ("exp", "log", "sqrt"):
         table[f"{names.ELEMENTWISE_MODULE}.{fn}"] = _Deferred("_elementwise", "unary_float_hook")
+    table[f"{names.ELEMENTWISE_MODULE}.where"] = _Deferred("_logic", "where_hook")
+    table[f"{names.LINALG_MODULE}.matmul"] = _Deferred("_linalg", "matmul_function_hook")
     return table
 
 
@@ -139,6 +156,7 @@ class TypedTensorPlugin(Plugin):
         _enable_always_true_name(options)
         self._methods = _method_table()
         self._functions = _function_table()
+        self._attributes = _attribute_table()
         # mypy asks for a hook at every call: answers that cannot change are kept by full
         # name, so the common question is one dict lookup
         self._method_answers: dict[str, Hook | None] = {}
@@ -187,6 +205,13 @@ class TypedTensorPlugin(Plugin):
         if module == names.REDUCTIONS_MODULE and fn in _SINGLE_AXIS:
             return _single_axis_signature()
         return None
+
+    def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
+        """Tensor's typed properties (``ndim``), also reached through subclasses."""
+        cls, _, attr = fullname.rpartition(".")
+        if attr not in self._attributes or cls != names.TENSOR:
+            return None
+        return self._resolve(self._attributes, attr)
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         """``typedtensor.reductions.*``, the constructors and ``maximum``/``minimum``."""

@@ -7,16 +7,21 @@ plugin maps them to error codes.
 from __future__ import annotations
 
 __all__ = [
+    "AssignShapeError",
     "AxisRangeError",
     "AxisTypeError",
     "BroadcastError",
     "DuplicateAxisError",
     "EmptyReductionError",
+    "IndexFormError",
+    "IndexRangeError",
+    "MatmulShapeError",
     "PermutationError",
     "ReduceToShapeError",
     "RuleError",
     "ScanAxisError",
     "ShapeMismatchError",
+    "SliceStepError",
     "valid_axes_text",
 ]
 
@@ -90,6 +95,34 @@ class ShapeMismatchError(RuleError):
     def __init__(self, message: str, symbolic: bool = False) -> None:
         self.symbolic = symbolic
         super().__init__(message)
+
+
+class MatmulShapeError(RuleError):
+    """``a @ b`` whose inner dims differ, or with a rank-0 operand."""
+
+
+class IndexRangeError(RuleError):
+    """An int index outside ``-size..size-1`` of a dim of known size."""
+
+    def __init__(self, index: int, dim: int, size: int) -> None:
+        self.index = index
+        self.dim = dim
+        self.size = size
+        valid = f"valid indices are {-size}..{size - 1}" if size else "the dim is empty"
+        super().__init__(f"index {index} is out of range for dim {dim} of size {size}; {valid}")
+
+
+class IndexFormError(RuleError):
+    """An index numpy rejects whatever the sizes: too many indices, two ellipses, an item of
+    an unsupported type, a boolean mask whose shape does not match."""
+
+
+class SliceStepError(RuleError):
+    """A slice with step 0."""
+
+
+class AssignShapeError(RuleError):
+    """``x[index] = value`` where ``value`` does not broadcast to the indexed shape."""
 
 
 def valid_axes_text(ndim: int) -> str:
