@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeAlias, TypeVar, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -43,6 +43,9 @@ R = TypeVar("R")
 
 #: A tensor of dtype ``DT`` and any shape (the plugin computes the exact result shape).
 _Tensor = Tensor[DT, Unpack[tuple[Any, ...]]]
+#: A shape argument: ints (-1 for the inferred dim of ``reshape``), or the dims of a typed
+#: ``x.shape`` (``(x.shape[0], -1)``), which the checkers see as the dims' own types.
+ShapeArg: TypeAlias = Union[int, Sequence[Any]]
 
 
 def _checked(rule: Callable[..., R], *args: Any) -> R:
@@ -116,7 +119,7 @@ def _shape_items(shape: object, name: str) -> tuple[int, ...]:
         raise TypeError(f"{name} shape must be an int or a tuple of ints, got {shape!r}") from None
 
 
-def reshape(x: _Tensor[DT], shape: int | Sequence[int]) -> _Tensor[DT]:
+def reshape(x: _Tensor[DT], shape: ShapeArg) -> _Tensor[DT]:
     """Same elements, new shape; one entry may be -1 (inferred): ``reshape((8, 3, 4), (8,
     -1)) -> (8, 12)``. The element count must not change."""
     data = _array(x, "reshape")
@@ -190,7 +193,7 @@ def split(x: _Tensor[DT], sections: int, axis: int = 0) -> list[_Tensor[DT]]:
 
 
 # -------------------------------------------------------------------------- broadcast_to
-def broadcast_to(x: _Tensor[DT], shape: int | Sequence[int]) -> _Tensor[DT]:
+def broadcast_to(x: _Tensor[DT], shape: ShapeArg) -> _Tensor[DT]:
     """A read-only view of ``x`` broadcast to ``shape``: each of ``x``'s dims (from the right)
     is 1 or the target dim: ``broadcast_to((3, 1), (2, 3, 4)) -> (2, 3, 4)``."""
     data = _array(x, "broadcast_to")

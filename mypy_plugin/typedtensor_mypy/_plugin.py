@@ -75,6 +75,10 @@ def _method_table() -> dict[str, Entry]:
     table["__rmatmul__"] = _Deferred("_linalg", "matmul_method_hook", True)
     table["__getitem__"] = _Deferred("_indexing", "getitem_hook")
     table["__setitem__"] = _Deferred("_indexing", "setitem_hook")
+    table["transpose"] = _Deferred("_manipulation", "transpose_hook", True)
+    table["swapaxes"] = _Deferred("_manipulation", "swapaxes_hook", True)
+    table["reshape"] = _Deferred("_manipulation", "reshape_hook", True)
+    table["squeeze"] = _Deferred("_manipulation", "squeeze_hook", True)
     return table
 
 
@@ -82,6 +86,8 @@ def _attribute_table() -> dict[str, Entry]:
     """Tensor attribute (property) name -> hook."""
     table: dict[str, Entry] = {}
     table["ndim"] = _Deferred("_indexing", "ndim_hook")
+    table["T"] = _Deferred("_manipulation", "transpose_attribute_hook")
+    table["mT"] = _Deferred("_manipulation", "matrix_transpose_attribute_hook")
     return table
 
 
@@ -114,6 +120,22 @@ def _function_table() -> dict[str, Entry]:
         table[f"{names.ELEMENTWISE_MODULE}.{fn}"] = _Deferred("_elementwise", "unary_float_hook")
     table[f"{names.ELEMENTWISE_MODULE}.where"] = _Deferred("_logic", "where_hook")
     table[f"{names.LINALG_MODULE}.matmul"] = _Deferred("_linalg", "matmul_function_hook")
+    manipulation = {
+        "transpose": ("transpose_hook", False),
+        "permute_dims": ("transpose_hook", False),
+        "swapaxes": ("swapaxes_hook", False),
+        "moveaxis": ("moveaxis_hook",),
+        "reshape": ("reshape_hook", False),
+        "expand_dims": ("expand_dims_hook",),
+        "squeeze": ("squeeze_hook", False),
+        "concatenate": ("join_hook", "concat"),
+        "concat": ("join_hook", "concat"),
+        "stack": ("join_hook", "stack"),
+        "split": ("split_hook",),
+        "broadcast_to": ("broadcast_to_hook",),
+    }
+    for fn, (factory, *args) in manipulation.items():
+        table[f"{names.MANIPULATION_MODULE}.{fn}"] = _Deferred("_manipulation", factory, *args)
     return table
 
 

@@ -181,6 +181,7 @@ def reshape_shape(
     unknown: D | None = None,
     is_symbolic: Callable[[D], bool] = _never_symbolic,
     render: Callable[[Sequence[D]], str] | None = None,
+    render_dim: Callable[[D], str] = str,
 ) -> tuple[D, ...]:
     """Shape of ``reshape(x, target)``: the target with its one negative entry (-1, the inferred
     dim) solved. Symbolic dims that appear on both sides cancel, so ``(B, 3, 4) -> (B, -1)``
@@ -215,11 +216,12 @@ def reshape_shape(
         else:
             extra.append(sym)
     decided = not (src_unknown or dst_unknown or left or extra)
+    src_text = _count_text(src_known, src_symbols, render_dim)
+    dst_text = _count_text(dst_known, dst_symbols, render_dim)
     if not inferred:
         if decided and src_known != dst_known:
             raise ShapeMismatchError(
-                f"{where}: {_count_text(src_known, src_symbols)} do not fit in "
-                f"{_count_text(dst_known, dst_symbols)}; the element count must not change"
+                f"{where}: {src_text} do not fit in {dst_text}; the element count must not change"
             )
         return tuple(target)
     if dst_known == 0:
@@ -231,9 +233,8 @@ def reshape_shape(
     if decided:
         if src_known % dst_known:
             raise ShapeMismatchError(
-                f"{where}: the -1 dim cannot be inferred: {_count_text(src_known, src_symbols)} "
-                f"are not a multiple of the {_count_text(dst_known, dst_symbols)} of the other "
-                "target dims"
+                f"{where}: the -1 dim cannot be inferred: {src_text} are not a multiple of the "
+                f"{dst_text} of the other target dims"
             )
         solved = make_dim(src_known // dst_known)
     elif not (src_unknown or dst_unknown or extra) and len(left) == 1 and src_known == dst_known:
@@ -245,10 +246,10 @@ def reshape_shape(
     return tuple(out)  # type: ignore[arg-type]
 
 
-def _count_text(known: int, symbols: Sequence[object]) -> str:
+def _count_text(known: int, symbols: Sequence[D], render_dim: Callable[[D], str]) -> str:
     if not symbols:
         return f"{known} element{'s' if known != 1 else ''}"
-    factors = [str(getattr(s, "name", None) or s) for s in symbols]
+    factors = [render_dim(s) for s in symbols]
     return f"{' * '.join([str(known), *factors]) if known != 1 else ' * '.join(factors)} elements"
 
 
@@ -270,7 +271,10 @@ def expand_dims_shape(dims: Sequence[D], axis: object, one: D) -> tuple[D, ...]:
 
 
 def squeeze_shape(
-    dims: Sequence[D], axis: object = None, size_of: Callable[[D], int | None] = _int_size
+    dims: Sequence[D],
+    axis: object = None,
+    size_of: Callable[[D], int | None] = _int_size,
+    render: Callable[[Sequence[D]], str] | None = None,
 ) -> tuple[D, ...] | None:
     """Shape of ``squeeze(x, axis)``; ``None`` when ``axis=None`` meets a dim whose size is not
     known (it may be 1). A selected dim of a known size other than 1 raises
@@ -293,7 +297,7 @@ def squeeze_shape(
         s = size_of(dims[a])
         if s is not None and s != 1:
             raise ShapeMismatchError(
-                f"cannot squeeze axis {a} of shape {_show([_text(d, size_of) for d in dims])}: "
+                f"cannot squeeze axis {a} of shape {(render or _show)(dims)}: "
                 f"its size is {s}, not 1; only size-1 dims can be squeezed"
             )
     return tuple(d for i, d in enumerate(dims) if i not in axes)
