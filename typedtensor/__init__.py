@@ -11,6 +11,7 @@ from __future__ import annotations
 from ._backend import get_backend, set_backend, use_backend
 from ._creation import arange, asarray, empty, full, ones, random, tensor, zeros
 from ._dtypes import (
+    ComplexFloating,
     DType,
     Floating,
     Integer,
@@ -18,6 +19,9 @@ from ._dtypes import (
     SignedInteger,
     UnsignedInteger,
     bool_,
+    complex64,
+    complex128,
+    float16,
     float32,
     float64,
     int8,
@@ -101,6 +105,7 @@ __all__ = [
     "AnyTensor",
     "Axis",
     "AxisError",
+    "ComplexFloating",
     "DType",
     "Dim",
     "Floating",
@@ -124,6 +129,8 @@ __all__ = [
     "astype",
     "bool_",
     "broadcast_to",
+    "complex128",
+    "complex64",
     "concat",
     "concatenate",
     "count_nonzero",
@@ -134,6 +141,7 @@ __all__ = [
     "empty",
     "exp",
     "expand_dims",
+    "float16",
     "float32",
     "float64",
     "full",

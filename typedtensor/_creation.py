@@ -102,15 +102,19 @@ def random(
 @overload
 def random(shape: ShapeArg, dtype: NumpyDType, seed: int | None = None) -> AnyTensor: ...
 def random(shape: ShapeArg, dtype: Any = None, seed: int | None = None) -> AnyTensor:
-    """Random tensor of ``shape``: standard normal floats, integers uniform in [-100, 100)
-    (unsigned: [0, 100)), fair bools. ``tt.random((8, 10), tt.float32, seed=0)``."""
+    """Random tensor of ``shape``: standard normal floats (complex: real and imaginary parts
+    standard normal), integers uniform in [-100, 100) (unsigned: [0, 100)), fair bools.
+    ``tt.random((8, 10), tt.float32, seed=0)``."""
     dims = _shape_tuple(shape)
     np_dtype = _np_dtype(dtype, float64)
     assert np_dtype is not None
     rng = np.random.default_rng(seed)
     data: npt.NDArray[Any]
-    if np_dtype.kind == "f":
-        data = rng.standard_normal(dims, dtype=np_dtype)
+    if np_dtype.kind in "fc":
+        part = np.float64 if np_dtype.itemsize in (8, 16) else np.float32  # float16: rounded
+        data = rng.standard_normal(dims, dtype=part).astype(np_dtype)
+        if np_dtype.kind == "c":
+            data.imag = rng.standard_normal(dims, dtype=part)
     elif np_dtype.kind == "b":
         data = rng.integers(0, 2, dims).astype(bool)
     else:

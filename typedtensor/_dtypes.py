@@ -18,6 +18,7 @@ __all__ = [
     "SignedInteger",
     "UnsignedInteger",
     "Floating",
+    "ComplexFloating",
     "bool_",
     "int8",
     "int16",
@@ -27,8 +28,11 @@ __all__ = [
     "uint16",
     "uint32",
     "uint64",
+    "float16",
     "float32",
     "float64",
+    "complex64",
+    "complex128",
     "as_dtype_class",
     "dtype_class_of",
 ]
@@ -66,7 +70,11 @@ class UnsignedInteger(Integer):
 
 
 class Floating(Number):
-    """float32 and float64."""
+    """float16, float32 and float64."""
+
+
+class ComplexFloating(Number):
+    """complex64 and complex128."""
 
 
 class bool_(DType):  # noqa: N801 - named like numpy's scalar type on purpose
@@ -132,6 +140,13 @@ class uint64(UnsignedInteger):  # noqa: N801
     numpy_dtype = np.dtype(np.uint64)
 
 
+class float16(Floating):  # noqa: N801
+    """16-bit IEEE floats (reductions accumulate in float32 where numpy does)."""
+
+    name = "float16"
+    numpy_dtype = np.dtype(np.float16)
+
+
 class float32(Floating):  # noqa: N801
     """32-bit IEEE floats."""
 
@@ -146,6 +161,20 @@ class float64(Floating):  # noqa: N801
     numpy_dtype = np.dtype(np.float64)
 
 
+class complex64(ComplexFloating):  # noqa: N801
+    """Complex numbers of two float32 parts."""
+
+    name = "complex64"
+    numpy_dtype = np.dtype(np.complex64)
+
+
+class complex128(ComplexFloating):  # noqa: N801
+    """Complex numbers of two float64 parts."""
+
+    name = "complex128"
+    numpy_dtype = np.dtype(np.complex128)
+
+
 _ALL: tuple[type[DType], ...] = (
     bool_,
     int8,
@@ -156,8 +185,11 @@ _ALL: tuple[type[DType], ...] = (
     uint16,
     uint32,
     uint64,
+    float16,
     float32,
     float64,
+    complex64,
+    complex128,
 )
 BY_NAME: dict[str, type[DType]] = {c.name: c for c in _ALL}
 

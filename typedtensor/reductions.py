@@ -56,10 +56,12 @@ def sum(
     axis: Axis = None,
     keepdims: bool = False,
     *,
+    dtype: object = None,
     out: AnyTensor | None = None,
 ) -> AnyTensor:
-    """Sum over ``axis``: ``tt.sum(x, axis=1)`` on (8, 3, 4) -> (8, 4)."""
-    return _t(x).sum(axis, keepdims, out=out)
+    """Sum over ``axis``: ``tt.sum(x, axis=1)`` on (8, 3, 4) -> (8, 4); ``dtype=tt.float64``
+    accumulates in float64 (numpy's ``dtype=``, also on prod, mean, var, std)."""
+    return _t(x).sum(axis, keepdims, dtype=dtype, out=out)
 
 
 def prod(
@@ -67,10 +69,11 @@ def prod(
     axis: Axis = None,
     keepdims: bool = False,
     *,
+    dtype: object = None,
     out: AnyTensor | None = None,
 ) -> AnyTensor:
     """Product over ``axis``: ``tt.prod(x, axis=0)`` on (8, 3) -> (3,)."""
-    return _t(x).prod(axis, keepdims, out=out)
+    return _t(x).prod(axis, keepdims, dtype=dtype, out=out)
 
 
 def mean(
@@ -78,10 +81,11 @@ def mean(
     axis: Axis = None,
     keepdims: bool = False,
     *,
+    dtype: object = None,
     out: AnyTensor | None = None,
 ) -> AnyTensor:
     """Mean over ``axis``: ``tt.mean(x, axis=-1, keepdims=True)`` on (8, 3) -> (8, 1)."""
-    return _t(x).mean(axis, keepdims, out=out)
+    return _t(x).mean(axis, keepdims, dtype=dtype, out=out)
 
 
 def max(
@@ -135,10 +139,11 @@ def var(
     *,
     correction: float | None = None,
     ddof: float | None = None,
+    dtype: object = None,
     out: AnyTensor | None = None,
 ) -> AnyTensor:
     """Variance: ``tt.var(x, axis=0, correction=1)`` on (8, 3) -> (3,)."""
-    return _t(x).var(axis, keepdims, correction=correction, ddof=ddof, out=out)
+    return _t(x).var(axis, keepdims, correction=correction, ddof=ddof, dtype=dtype, out=out)
 
 
 def std(
@@ -148,10 +153,11 @@ def std(
     *,
     correction: float | None = None,
     ddof: float | None = None,
+    dtype: object = None,
     out: AnyTensor | None = None,
 ) -> AnyTensor:
     """Standard deviation: ``tt.std(x, axis=0)`` on (8, 3) -> (3,)."""
-    return _t(x).std(axis, keepdims, correction=correction, ddof=ddof, out=out)
+    return _t(x).std(axis, keepdims, correction=correction, ddof=ddof, dtype=dtype, out=out)
 
 
 def argmax(

@@ -34,7 +34,7 @@ from ._tensortypes import Shape, any_dim, as_tensor, literal_dim, make_tensor
 
 __all__ = ["arange_hook", "shape_constructor_hook", "tensor_hook"]
 
-_FULL_DEFAULT = {"int": "int64", "float": "float64", "bool": "bool"}
+_FULL_DEFAULT = {"int": "int64", "float": "float64", "complex": "complex128", "bool": "bool"}
 
 
 def _dims_from_literal(ctx: FunctionContext, name: str) -> tuple[Type, ...] | None:

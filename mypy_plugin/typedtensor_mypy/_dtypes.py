@@ -10,8 +10,10 @@ from mypy.nodes import TypeInfo
 from mypy.plugin import CheckerPluginInterface
 from mypy.types import (
     AnyType,
+    CallableType,
     Instance,
     LiteralType,
+    NoneType,
     Type,
     TypeOfAny,
     TypeVarType,
@@ -25,6 +27,7 @@ from ._rules import rules
 __all__ = [
     "Scalar",
     "concrete_reduction_dtype",
+    "dtype_argument",
     "dtype_instance",
     "elementwise_result_dtype",
     "reduction_result_dtype",
@@ -102,8 +105,23 @@ def reduction_result_dtype(api: CheckerPluginInterface, op: str, dtype: Type) ->
     return summary if summary is not None else AnyType(TypeOfAny.special_form)
 
 
+def dtype_argument(t: Type | None) -> Type | None:
+    """The result dtype a ``dtype=`` argument of type ``t`` names: the class for a concrete
+    typedtensor dtype class (``dtype=tt.float64``), ``Any`` for anything else (a numpy dtype,
+    a name, a family, an unknown value), ``None`` when there is none (absent or ``None``)."""
+    p = get_proper_type(t) if t is not None else None
+    if p is None or isinstance(p, NoneType):
+        return None
+    if isinstance(p, CallableType) and p.is_type_obj():
+        info = p.type_object()
+        if names.dtype_numpy_name(info.fullname) is not None:
+            return Instance(info, [])
+    return AnyType(TypeOfAny.special_form)
+
+
 def scalar_kind(t: Type) -> str | None:
-    """``"int"``/``"float"``/``"bool"`` for a Python scalar operand type, else ``None``."""
+    """``"int"``/``"float"``/``"complex"``/``"bool"`` for a Python scalar operand type, else
+    ``None``."""
     p = get_proper_type(t)
     if isinstance(p, LiteralType):
         p = p.fallback
@@ -112,7 +130,7 @@ def scalar_kind(t: Type) -> str | None:
     return None
 
 
-_SCALARS = {names.BOOL: "bool", names.INT: "int", names.FLOAT: "float"}
+_SCALARS = {names.BOOL: "bool", names.INT: "int", names.FLOAT: "float", names.COMPLEX: "complex"}
 _BINARY_RULES = {
     "add": "PROMOTE",
     "subtract": "SUBTRACT",

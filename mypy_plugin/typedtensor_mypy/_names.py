@@ -23,6 +23,7 @@ NDARRAY: Final = "numpy.ndarray"
 TUPLE: Final = "builtins.tuple"
 INT: Final = "builtins.int"
 FLOAT: Final = "builtins.float"
+COMPLEX: Final = "builtins.complex"
 BOOL: Final = "builtins.bool"
 OBJECT: Final = "builtins.object"
 
@@ -33,6 +34,7 @@ ALWAYS_TRUE_NAME: Final = "TYPEDTENSOR_MYPY_PLUGIN"
 #: dtype families, most specific first (used to summarise an unknown concrete dtype)
 DTYPE_FAMILIES: Final = (
     "typedtensor._dtypes.Floating",
+    "typedtensor._dtypes.ComplexFloating",
     "typedtensor._dtypes.SignedInteger",
     "typedtensor._dtypes.UnsignedInteger",
     "typedtensor._dtypes.Integer",

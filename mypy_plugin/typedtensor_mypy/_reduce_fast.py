@@ -94,6 +94,8 @@ def _fast_reduce(
                 return None
     except ValueError:  # not a parameter: the general path copes
         return None
+    if "dtype" in formals and actuals[formals.index("dtype")]:
+        return None  # dtype=: the general path reads the named class
     param = receiver_param(ctx, method)
     t = ctx.type if param is None else _plain_arg(ctx, formals, param)  # type: ignore[union-attr]
     if type(t) is not Instance or t.type.fullname != _TENSOR:

@@ -8,12 +8,13 @@ from mypy.types import (
     AnyType,
     Instance,
     Type,
+    TypeOfAny,
     get_proper_type,
 )
 
 from . import errorcodes
 from ._args import UNKNOWN, Arg, CallContext, arg_value, find_arg, literal_number
-from ._dtypes import reduction_result_dtype
+from ._dtypes import dtype_argument, reduction_result_dtype
 from ._reduce_fast import get_plan, receiver_param, reduction_hook
 from ._rules import rules
 from ._tensortypes import (
@@ -73,7 +74,8 @@ def _reduce(
     view = receiver(ctx, method)
     if view is None:
         return ctx.default_return_type
-    dtype = reduction_result_dtype(ctx.api, op, view.dtype)
+    named = _named_dtype(ctx)
+    dtype = named if named is not None else reduction_result_dtype(ctx.api, op, view.dtype)
     if has_correction:
         _check_correction(ctx)
     axis_arg = find_arg(ctx, "axis")
@@ -89,6 +91,17 @@ def _reduce(
     result = make_tensor(view.info, dtype, shape)
     check_out(ctx, op, result)
     return result
+
+
+def _named_dtype(ctx: CallContext) -> Type | None:
+    """The result dtype a ``dtype=`` argument names (the class, else ``Any``: the shape stays
+    exact); ``None`` without one."""
+    if "dtype" not in ctx.callee_arg_names:
+        return None
+    arg = find_arg(ctx, "dtype")
+    if not arg.given:
+        return None
+    return AnyType(TypeOfAny.special_form) if arg.opaque else dtype_argument(arg.type)
 
 
 def reduce_dims(

@@ -34,6 +34,8 @@ def _mean(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any])
     with np.errstate(invalid="ignore", divide="ignore"):
         if _count(a, axes) == 0:
             return np.full(_shape(a, axes, keepdims), np.nan, dtype=dtype)
+        if dtype == a.dtype == np.float16:  # numpy's default: summed in float32, then rounded
+            return np.asarray(np.mean(a, axis=axes, keepdims=keepdims), dtype=dtype)
         return np.asarray(np.mean(a, axis=axes, keepdims=keepdims, dtype=dtype))
 
 
@@ -59,7 +61,7 @@ def _var(
     with np.errstate(invalid="ignore", divide="ignore"):
         if _count(a, axes) == 0:
             return np.full(_shape(a, axes, keepdims), np.nan, dtype=dtype)
-        x = a.astype(dtype, copy=False)
+        x = a if a.dtype.kind == "c" else a.astype(dtype, copy=False)  # complex: real result
         return np.asarray(np.var(x, axis=axes, keepdims=keepdims, ddof=correction), dtype=dtype)
 
 
@@ -91,7 +93,9 @@ def _logsumexp(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[
     with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
         if _count(a, axes) == 0:
             return np.full(_shape(a, axes, keepdims), -np.inf, dtype=dtype)
-        m = np.max(x, axis=axes, keepdims=True)
+        # complex: shifted by the largest real part (exp(x - m) stays <= 1 in modulus), so
+        # the result is the principal log of sum(exp(x))
+        m = np.max(x.real if x.dtype.kind == "c" else x, axis=axes, keepdims=True)
         m = np.where(np.isfinite(m), m, 0).astype(dtype)
         s = np.sum(np.exp(x - m), axis=axes, keepdims=True)
         r: Array = (np.log(s) + m).astype(dtype)
@@ -107,7 +111,12 @@ def _norm(
     eps: float,
     mode: str,
 ) -> Array:
-    x: Array = np.abs(a.astype(dtype, copy=False))
+    # |x| in the real result dtype (complex: numpy's abs, the modulus, then the result dtype)
+    x: Array = (
+        np.abs(a).astype(dtype, copy=False)
+        if a.dtype.kind == "c"
+        else np.abs(a.astype(dtype, copy=False))
+    )
     r: Any
     with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
         if p == np.inf:
@@ -137,9 +146,10 @@ def _l2_normalize(
     a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any], eps: float, variant: str
 ) -> Array:
     x = a.astype(dtype, copy=False)
-    e = np.asarray(eps, dtype=dtype)
+    e = np.asarray(eps, dtype=x.real.dtype)  # complex: the norm is real
     with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
-        ss = np.sum(x * x, axis=axes, keepdims=True)
+        sq = (x * x.conj()).real if x.dtype.kind == "c" else x * x
+        ss = np.sum(sq, axis=axes, keepdims=True)
         if variant in ("tensorflow", "openvino-max"):
             denom = np.sqrt(np.maximum(ss, e))
         elif variant == "pytorch":

@@ -23,6 +23,7 @@ from .dtypes import (
     binary_dtype,
     promote,
     promote_scalar,
+    real_dtype,
     result_dtype,
     unary_float_dtype,
 )
@@ -121,6 +122,7 @@ __all__ = [
     "permute_shape",
     "promote",
     "promote_scalar",
+    "real_dtype",
     "reduce_shape",
     "reduce_to_shape",
     "reduction_identity",

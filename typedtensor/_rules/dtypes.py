@@ -12,6 +12,7 @@ __all__ = [
     "binary_dtype",
     "promote",
     "promote_scalar",
+    "real_dtype",
     "result_dtype",
     "unary_float_dtype",
 ]
@@ -28,20 +29,29 @@ DTYPE_NAMES: tuple[str, ...] = (
     "uint16",
     "uint32",
     "uint64",
+    "float16",
     "float32",
     "float64",
+    "complex64",
+    "complex128",
 )
 _SIGNED = ("int8", "int16", "int32", "int64")
 _UNSIGNED = ("uint8", "uint16", "uint32", "uint64")
-_FLOATS = ("float32", "float64")
+_FLOATS = ("float16", "float32", "float64")
+_COMPLEX = ("complex64", "complex128")
+#: float and complex dtypes: kept by the float rules
+_INEXACT = _FLOATS + _COMPLEX
+#: the real dtype of each complex dtype (its real and imaginary parts, ``abs``, ``var``)
+_REAL_OF = {"complex64": "float32", "complex128": "float64"}
 
 
 class DTypeRule(enum.Enum):
     """How a reduction's result dtype follows from its input dtype (numpy 2, 64-bit Linux)."""
 
     SAME = "same"  #: max/min: the input dtype
-    SUM = "sum"  #: sum/prod: bool and signed ints -> int64, unsigned -> uint64, floats kept
-    FLOAT = "float"  #: mean/var/std/logsumexp/norms: bool and ints -> float64, floats kept
+    SUM = "sum"  #: sum/prod: bool and signed ints -> int64, unsigned -> uint64, float/complex kept
+    FLOAT = "float"  #: mean/logsumexp/l2_normalize: bool and ints -> float64, float/complex kept
+    REAL = "real"  #: var/std/norms: as FLOAT, but complex -> its real dtype (complex64 -> float32)
     BOOL = "bool"  #: any/all
     INDEX = "index"  #: argmax/argmin -> int64
 
@@ -49,8 +59,10 @@ class DTypeRule(enum.Enum):
 def result_dtype(rule: DTypeRule, dtype: str) -> str:
     """Result dtype name of a reduction with ``rule`` on input ``dtype``.
 
-    >>> result_dtype(DTypeRule.SUM, "int8"), result_dtype(DTypeRule.FLOAT, "float32")
-    ('int64', 'float32')
+    >>> result_dtype(DTypeRule.SUM, "int8"), result_dtype(DTypeRule.FLOAT, "float16")
+    ('int64', 'float16')
+    >>> result_dtype(DTypeRule.REAL, "complex64"), result_dtype(DTypeRule.FLOAT, "complex64")
+    ('float32', 'complex64')
     """
     if dtype not in DTYPE_NAMES:
         raise ValueError(f"unknown dtype {dtype!r}; expected one of {', '.join(DTYPE_NAMES)}")
@@ -60,15 +72,31 @@ def result_dtype(rule: DTypeRule, dtype: str) -> str:
         return "bool"
     if rule is DTypeRule.INDEX:
         return "int64"
-    if dtype in _FLOATS:
+    if rule is DTypeRule.REAL and dtype in _COMPLEX:
+        return _REAL_OF[dtype]
+    if dtype in _INEXACT:
         return dtype
-    if rule is DTypeRule.FLOAT:
-        return "float64"
-    return "uint64" if dtype in _UNSIGNED else "int64"
+    if rule is DTypeRule.SUM:
+        return "uint64" if dtype in _UNSIGNED else "int64"
+    return "float64"
 
 
 _BITS = {"int8": 8, "int16": 16, "int32": 32, "int64": 64}
 _BITS.update({"u" + k: v for k, v in _BITS.items()})
+_BITS.update({"float16": 16, "float32": 32, "float64": 64, "complex64": 32, "complex128": 64})
+_BITS["bool"] = 1
+#: the narrowest float holding every value of an integer (or bool) dtype exactly, as numpy
+_FLOAT_FOR_BITS = {1: "float16", 8: "float16", 16: "float32", 32: "float64", 64: "float64"}
+_COMPLEX_FOR_FLOAT = {"float16": "complex64", "float32": "complex64", "float64": "complex128"}
+
+
+def _float_part(d: str) -> str:
+    """The float dtype that holds ``d``'s values (its real part for complex)."""
+    if d in _FLOATS:
+        return d
+    if d in _COMPLEX:
+        return _REAL_OF[d]
+    return _FLOAT_FOR_BITS[_BITS[d]]
 
 
 def promote(a: str, b: str) -> str:
@@ -77,6 +105,8 @@ def promote(a: str, b: str) -> str:
 
     >>> promote("int8", "uint8"), promote("int32", "float32"), promote("int64", "uint64")
     ('int16', 'float64', 'float64')
+    >>> promote("float16", "int8"), promote("float16", "int16"), promote("complex64", "float64")
+    ('float16', 'float32', 'complex128')
     """
     for d in (a, b):
         if d not in DTYPE_NAMES:
@@ -87,12 +117,12 @@ def promote(a: str, b: str) -> str:
         return b
     if b == "bool":
         return a
-    if a in _FLOATS or b in _FLOATS:
-        if a in _FLOATS and b in _FLOATS:
-            return "float64"
-        f, i = (a, b) if a in _FLOATS else (b, a)
-        # float32 holds int8/int16 (and unsigned) exactly; wider ints need float64
-        return "float32" if f == "float32" and _BITS[i] <= 16 else "float64"
+    if a in _INEXACT or b in _INEXACT:
+        # the wider of the two float parts (ints: the narrowest float holding them exactly),
+        # made complex when either side is
+        fa, fb = _float_part(a), _float_part(b)
+        f = fa if _BITS[fa] >= _BITS[fb] else fb
+        return _COMPLEX_FOR_FLOAT[f] if a in _COMPLEX or b in _COMPLEX else f
     sa, sb = a in _SIGNED, b in _SIGNED
     if sa == sb:
         return a if _BITS[a] >= _BITS[b] else b
@@ -105,18 +135,24 @@ def promote(a: str, b: str) -> str:
 
 def promote_scalar(dtype: str, scalar: str) -> str:
     """Result dtype of a tensor with a Python scalar (NEP 50 weak scalars), ``scalar`` one of
-    ``"bool"``, ``"int"``, ``"float"``.
+    ``"bool"``, ``"int"``, ``"float"``, ``"complex"``.
 
     >>> promote_scalar("float32", "float"), promote_scalar("int8", "float")
     ('float32', 'float64')
+    >>> promote_scalar("float16", "complex"), promote_scalar("int8", "complex")
+    ('complex64', 'complex128')
     """
     if scalar == "bool":
         return dtype
     if scalar == "int":
         return "int64" if dtype == "bool" else dtype
     if scalar == "float":
-        return dtype if dtype in _FLOATS else "float64"
-    raise ValueError(f"scalar kind must be 'bool', 'int' or 'float', got {scalar!r}")
+        return dtype if dtype in _INEXACT else "float64"
+    if scalar == "complex":
+        if dtype in _COMPLEX:
+            return dtype
+        return _COMPLEX_FOR_FLOAT[dtype] if dtype in _FLOATS else "complex128"
+    raise ValueError(f"scalar kind must be 'bool', 'int', 'float' or 'complex', got {scalar!r}")
 
 
 class BinaryRule(enum.Enum):
@@ -136,7 +172,7 @@ def binary_dtype(rule: BinaryRule, promoted: str) -> str | None:
         return None
     if rule is BinaryRule.COMPARE:
         return "bool"
-    if rule is BinaryRule.DIVIDE and promoted not in _FLOATS:
+    if rule is BinaryRule.DIVIDE and promoted not in _INEXACT:
         return "float64"
     if rule is BinaryRule.POWER and promoted == "bool":
         return "int8"
@@ -144,6 +180,22 @@ def binary_dtype(rule: BinaryRule, promoted: str) -> str | None:
 
 
 def unary_float_dtype(dtype: str) -> str:
-    """``exp``/``log``/``sqrt``: floats kept, bool and ints computed in float64 (numpy would
-    give float16 for 8-bit inputs, a dtype typedtensor does not have)."""
-    return result_dtype(DTypeRule.FLOAT, dtype)
+    """``exp``/``log``/``sqrt``: float and complex kept; bool and ints in the narrowest float
+    that holds them exactly, as numpy (bool/8-bit -> float16, 16-bit -> float32, else float64).
+
+    >>> unary_float_dtype("int8"), unary_float_dtype("uint16"), unary_float_dtype("complex64")
+    ('float16', 'float32', 'complex64')
+    """
+    if dtype not in DTYPE_NAMES:
+        raise ValueError(f"unknown dtype {dtype!r}; expected one of {', '.join(DTYPE_NAMES)}")
+    return dtype if dtype in _INEXACT else _float_part(dtype)
+
+
+def real_dtype(dtype: str) -> str:
+    """``abs`` (and the real/imaginary parts) of ``dtype``: complex -> its real dtype, others
+    kept.
+
+    >>> real_dtype("complex128"), real_dtype("int8")
+    ('float64', 'int8')
+    """
+    return _REAL_OF.get(dtype, dtype)

@@ -63,12 +63,12 @@ def _table() -> dict[str, ReductionSpec]:
         ReductionSpec("min", s.SAME, None, doc="minimum (NaN propagates)"),
         ReductionSpec("any", s.BOOL, False, doc="logical or"),
         ReductionSpec("all", s.BOOL, True, doc="logical and"),
-        ReductionSpec("var", s.FLOAT, math.nan, params=("correction",), doc="variance"),
-        ReductionSpec("std", s.FLOAT, math.nan, params=("correction",), doc="standard deviation"),
+        ReductionSpec("var", s.REAL, math.nan, params=("correction",), doc="variance"),
+        ReductionSpec("std", s.REAL, math.nan, params=("correction",), doc="standard deviation"),
         ReductionSpec("argmax", s.INDEX, None, single_axis=True, doc="index of the first maximum"),
         ReductionSpec("argmin", s.INDEX, None, single_axis=True, doc="index of the first minimum"),
         ReductionSpec("logsumexp", s.FLOAT, -math.inf, doc="log(sum(exp(x))), computed stably"),
-        ReductionSpec("norm", s.FLOAT, 0.0, params=("p", "eps", "mode"), doc="Lp norm"),
+        ReductionSpec("norm", s.REAL, 0.0, params=("p", "eps", "mode"), doc="Lp norm"),
     ]
     # NaN-aware (numpy's nan* functions: NaNs are skipped; ints behave as the plain ones)
     rows += [
@@ -78,10 +78,10 @@ def _table() -> dict[str, ReductionSpec]:
         ReductionSpec("nanmax", s.SAME, None, method=False, doc="maximum ignoring NaNs"),
         ReductionSpec("nanmin", s.SAME, None, method=False, doc="minimum ignoring NaNs"),
         ReductionSpec(
-            "nanvar", s.FLOAT, math.nan, method=False, params=("correction",), doc="variance"
+            "nanvar", s.REAL, math.nan, method=False, params=("correction",), doc="variance"
         ),
         ReductionSpec(
-            "nanstd", s.FLOAT, math.nan, method=False, params=("correction",), doc="std. dev."
+            "nanstd", s.REAL, math.nan, method=False, params=("correction",), doc="std. dev."
         ),
         ReductionSpec(
             "nanargmax", s.INDEX, None, single_axis=True, method=False, doc="argmax of non-NaNs"
@@ -95,7 +95,7 @@ def _table() -> dict[str, ReductionSpec]:
         rows.append(
             ReductionSpec(
                 _norm_method_name(mode),
-                s.FLOAT,
+                s.REAL,
                 0.0,  # the empty sum of |x|^p, then the mode's eps rule
                 params=("p", "eps"),
                 norm_mode=mode,

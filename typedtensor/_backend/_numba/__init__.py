@@ -9,7 +9,8 @@ rows in cache and reuse the vertical task bodies. max/min over arrays beyond the
 (``kern.PF_MIN``) stream in 512-byte chunks with software prefetch ahead. Layouts
 that are not a permutation of a contiguous block (slices with gaps, broadcast views) are copied
 once into (kept..., reduced...) order. Empty inputs, 0-d inputs and ``axis=()`` go to the
-numpy reference; dtypes outside bool/int/uint/float32/float64 return ``None`` (fallback).
+numpy reference; dtypes outside bool/int/uint/float32/float64 (float16, complex) and a
+``dtype=`` other than the rules' result dtype return ``None`` (fallback).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
+from ... import _rules as rules
 from .. import _numpy as _ref
 from . import _kernels as kern
 from ._cache import CACHE, CACHE_DIR
@@ -646,7 +648,9 @@ def reduce(
         return reduce_nan(op, a, axes, keepdims, dtype, **params)
     fn = _OPS.get(op)
     if fn is None or a.dtype.char not in _SUPPORTED or not a.dtype.isnative:
-        return None
+        return None  # float16 and complex among them: numpy's loops
+    if dtype.name != rules.result_dtype(rules.REDUCTIONS[op].dtype_rule, a.dtype.name):
+        return None  # a dtype= argument: numpy accumulates in that dtype
     if a.ndim == 0 or a.size == 0 or not axes:
         return _ref.reduce(op, a, axes, keepdims, dtype, **params)
     x = a.view(np.uint8) if a.dtype == np.bool_ else a

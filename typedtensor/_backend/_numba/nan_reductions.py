@@ -42,6 +42,7 @@ Array = npt.NDArray[Any]
 FM = {"reassoc", "nsz", "contract"}  # never nnan/ninf: the NaN tests must stay
 CH = 2048  # row chunk (elements) summed in the input dtype inside SIMD lanes
 VB = 64  # column kernels: rows per two-pass block of the moments
+LANES = 64  # row extremes: independent accumulators (a SIMD-friendly fold)
 
 
 # ----------------------------------------------------------------------------- intrinsics
@@ -60,6 +61,26 @@ def _fold_extreme(typingctx: Any, a: Any, b: Any, ismax: Any) -> Any:
         return builder.select(args[2], hi, lo)
 
     return sig, codegen
+
+
+def _nan_skipping(name: str) -> Any:
+    @intrinsic
+    def fold(typingctx: Any, a: Any, b: Any) -> Any:
+        if a != b or not isinstance(a, types.Float):
+            return None
+
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            t = args[0].type
+            fty = ir.FunctionType(t, [t, t])
+            return builder.call(builder.module.declare_intrinsic(name, [t], fty), args)
+
+        return a(a, b), codegen
+
+    return fold
+
+
+_maxnum = _nan_skipping("llvm.maxnum")  # maxnum(a, NaN) = a: the NaN-skipping max
+_minnum = _nan_skipping("llvm.minnum")
 
 
 # ----------------------------------------------------------------------------- row kernels
@@ -106,9 +127,25 @@ def nansum_count_rows_par(x: Any, sums: Any, cnts: Any, z: Any) -> None:
 
 
 @njit(fastmath=FM)
-def _row_extreme(xs: Any, ismax: bool, nan: Any) -> Any:
+def _row_extreme(xs: Any, ismax: bool, nan: Any, lanes: Any) -> Any:
+    """Folded as a (n / LANES, LANES) block into ``lanes`` (SIMD), then across them."""
+    for j in range(LANES):
+        lanes[j] = nan
+    n = xs.shape[0]
+    m = n - n % LANES
+    block = xs[:m].reshape(m // LANES, LANES)
+    for k in range(block.shape[0]):
+        row = block[k]
+        if ismax:
+            for j in range(LANES):
+                lanes[j] = _maxnum(lanes[j], row[j])
+        else:
+            for j in range(LANES):
+                lanes[j] = _minnum(lanes[j], row[j])
     acc = nan
-    for k in range(xs.shape[0]):
+    for j in range(LANES):
+        acc = _fold_extreme(acc, lanes[j], ismax)
+    for k in range(m, n):
         acc = _fold_extreme(acc, xs[k], ismax)
     return acc
 
@@ -117,10 +154,11 @@ def _row_extreme(xs: Any, ismax: bool, nan: Any) -> Any:
 def nanextreme_rows(x: Any, ext: Any, ismax: bool, nan: Any) -> None:
     """ext[o, s] = max/min of the non-NaNs of segment s of row o (NaN if none); serial."""
     ns = ext.shape[1]
+    lanes = np.empty(LANES, x.dtype)
     for t in range(x.shape[0] * ns):
         o, s = t // ns, t % ns
         r0, r1 = _span(x.shape[1], s, ns)
-        ext[o, s] = _row_extreme(x[o, r0:r1], ismax, nan)
+        ext[o, s] = _row_extreme(x[o][r0:r1], ismax, nan, lanes)
 
 
 @kernel(fastmath=FM, parallel=True)
@@ -130,7 +168,7 @@ def nanextreme_rows_par(x: Any, ext: Any, ismax: bool, nan: Any) -> None:
     for t in prange(x.shape[0] * ns):
         o, s = t // ns, t % ns
         r0, r1 = _span(x.shape[1], s, ns)
-        ext[o, s] = _row_extreme(x[o, r0:r1], ismax, nan)
+        ext[o, s] = _row_extreme(x[o][r0:r1], ismax, nan, np.empty(LANES, x.dtype))
 
 
 @njit(fastmath=FM)
@@ -186,30 +224,43 @@ def nanmoments_rows_par(x: Any, cnt: Any, mean: Any, m2: Any) -> None:
         cnt[o, s], mean[o, s], m2[o, s] = _row_moments(x[o, r0:r1])
 
 
-@njit
-def _row_arg(xs: Any, ismax: bool) -> int:
-    best = xs[0] if xs.shape[0] else np.nan
+@njit(fastmath=FM)
+def _row_arg(xs: Any, ismax: bool, nan: Any, lanes: Any) -> int:
+    """Per cache-sized chunk: its extreme (the SIMD fold), then, only where it beats the best
+    so far, the first index holding it. numpy replaces NaN by -inf (max) before its argmax:
+    when the extreme is -inf, the first NaN or -inf wins."""
+    n = xs.shape[0]
+    best = nan
     at = -1
-    for k in range(xs.shape[0]):
-        v = xs[k]
-        if v == v and (at < 0 or (v > best if ismax else v < best)):
-            best = v
-            at = k
+    for c0 in range(0, n, CH):
+        part = xs[c0 : min(c0 + CH, n)]
+        m = _row_extreme(part, ismax, nan, lanes)
+        if m == m and (at < 0 or (m > best if ismax else m < best)):
+            best = m
+            first = CH
+            for k in range(part.shape[0]):  # a branch-free min: vectorises
+                first = min(first, k if part[k] == m else CH)
+            at = c0 + first
+    if at > 0 and best == (-np.inf if ismax else np.inf):
+        for k in range(at):
+            if xs[k] != xs[k]:
+                return k
     return at
 
 
 @kernel()
-def nanarg_rows(x: Any, idx: Any, ismax: bool) -> None:
+def nanarg_rows(x: Any, idx: Any, ismax: bool, nan: Any) -> None:
     """idx[o] = index of the first max/min non-NaN of row o (-1: all NaN); serial."""
+    lanes = np.empty(LANES, x.dtype)
     for o in range(x.shape[0]):
-        idx[o] = _row_arg(x[o], ismax)
+        idx[o] = _row_arg(x[o], ismax, nan, lanes)
 
 
 @kernel(parallel=True)
-def nanarg_rows_par(x: Any, idx: Any, ismax: bool) -> None:
+def nanarg_rows_par(x: Any, idx: Any, ismax: bool, nan: Any) -> None:
     """nanarg_rows with rows in parallel."""
     for o in prange(x.shape[0]):
-        idx[o] = _row_arg(x[o], ismax)
+        idx[o] = _row_arg(x[o], ismax, nan, np.empty(LANES, x.dtype))
 
 
 # ----------------------------------------------------------------------------- column kernels
@@ -265,8 +316,12 @@ def _columns_extreme(x: Any, ext: Any, ismax: bool, t: int, wb: int) -> None:
         acc[j] = np.nan
     for k in range(r0, r1):
         xr = x[o, k, j0:j1]
-        for j in range(j1 - j0):
-            acc[j] = _fold_extreme(acc[j], xr[j], ismax)
+        if ismax:
+            for j in range(j1 - j0):
+                acc[j] = _maxnum(acc[j], xr[j])
+        else:
+            for j in range(j1 - j0):
+                acc[j] = _minnum(acc[j], xr[j])
 
 
 @kernel(fastmath=FM)
@@ -358,6 +413,14 @@ def _columns_arg(x: Any, idx: Any, ismax: bool, o: int, j0: int, j1: int) -> Non
             take = v == v and (at[j] < 0 or better)
             best[j] = v if take else best[j]
             at[j] = k if take else at[j]
+    worst = -np.inf if ismax else np.inf  # numpy's NaN stand-in: the first NaN or it wins
+    for j in range(width):
+        if at[j] > 0 and best[j] == worst:
+            for k in range(at[j]):
+                v = x[o, k, j0 + j]
+                if v != v:
+                    at[j] = k
+                    break
 
 
 @kernel()
@@ -530,7 +593,8 @@ def _nanarg(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any, ismax: 
     par = _plan(x3)[0]
     idx = np.empty((o, i), np.int64)
     if i == 1:
-        _run(nanarg_rows, nanarg_rows_par, par, x3.reshape(o, r), idx.reshape(o), ismax)
+        nan = x3.dtype.type(np.nan)
+        _run(nanarg_rows, nanarg_rows_par, par, x3.reshape(o, r), idx.reshape(o), ismax, nan)
     else:
         _run(nanarg_columns, nanarg_columns_par, par, x3, idx, ismax, min(i, _WB))
     if (idx < 0).any():
