@@ -403,6 +403,10 @@ def join_hook(kind: str) -> Hook:
         if found is None or axis is UNKNOWN:
             return ctx.default_return_type
         views, counted = found
+        if not views:  # `tt.stack([])`: the rule reports it
+            rule = rules.stack_shape if kind == "stack" else rules.concat_shape
+            _apply(ctx, ctx.context, rule, [], axis)
+            return ctx.default_return_type
         dtype = views[0].dtype
         for v in views[1:]:
             dtype = elementwise_result_dtype(ctx.api, "add", dtype, v.dtype)

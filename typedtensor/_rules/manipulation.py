@@ -331,6 +331,26 @@ def _equal_dims(
     return a if sa is not None else b  # unknown against known or unknown: the more precise
 
 
+def _merge_equal(
+    shapes: Sequence[Sequence[D]],
+    skip: int,
+    size_of: Callable[[D], int | None],
+    is_symbolic: Callable[[D], bool],
+    mismatch: Callable[[int, int, D, D], str],
+) -> list[D]:
+    """The first shape with each dim but ``skip`` merged with the same dim of every other
+    shape (``_equal_dims``); ``mismatch(dim, tensor, a, b)`` words the error."""
+    result = list(shapes[0])
+    for i, s in enumerate(shapes[1:], 1):
+        for k, (a, b) in enumerate(zip(result, s, strict=True)):
+            merged = a if k == skip else _equal_dims(a, b, size_of, is_symbolic)
+            if merged is _FAIL:
+                symbolic = size_of(a) is None or size_of(b) is None
+                raise ShapeMismatchError(mismatch(k, i, a, b), symbolic=symbolic)
+            result[k] = merged  # type: ignore[assignment]
+    return result
+
+
 def _check_tensors(shapes: Sequence[Sequence[D]], op: str) -> None:
     if not shapes:
         raise ShapeMismatchError(
@@ -376,21 +396,17 @@ def concat_shape(
                 f"{show(shapes[0])} (rank {rank}) but tensor {i} has shape {show(s)} "
                 f"(rank {len(s)}); every tensor needs the same rank"
             )
-    result = list(shapes[0])
-    for i, s in enumerate(shapes[1:], 1):
-        for k in range(rank):
-            if k == ax:
-                continue
-            merged = _equal_dims(result[k], s[k], size_of, is_symbolic)
-            if merged is _FAIL:
-                raise ShapeMismatchError(
-                    f"cannot concatenate along axis {axis}: dim {k} is {text(result[k])} in "
-                    f"tensor 0 of shape {show(shapes[0])} but {text(s[k])} in tensor {i} of shape "
-                    f"{show(s)}; "
-                    "every dim except the concatenation axis must match",
-                    symbolic=size_of(result[k]) is None or size_of(s[k]) is None,
-                )
-            result[k] = merged  # type: ignore[assignment]
+    result = _merge_equal(
+        shapes,
+        ax,
+        size_of,
+        is_symbolic,
+        lambda k, i, a, b: (
+            f"cannot concatenate along axis {axis}: dim {k} is {text(a)} in "
+            f"tensor 0 of shape {show(shapes[0])} but {text(b)} in tensor {i} of shape "
+            f"{show(shapes[i])}; every dim except the concatenation axis must match"
+        ),
+    )
     sizes = [size_of(s[ax]) for s in shapes]
     if any(n is None for n in sizes):
         result[ax] = shapes[0][ax] if len(shapes) == 1 else unknown  # type: ignore[assignment]
@@ -418,24 +434,24 @@ def stack_shape(
     text = render_dim or (lambda d: str(_text(d, size_of)))
     _check_tensors(shapes, "stack")
     rank = len(shapes[0])
-    result = list(shapes[0])
-    for i, s in enumerate(shapes[1:], 1):
+    for i, s in enumerate(shapes):
         if len(s) != rank:
             raise ShapeMismatchError(
                 f"cannot stack tensors of different shapes: tensor 0 has shape "
                 f"{show(shapes[0])} but tensor {i} has shape {show(s)}; every tensor needs "
                 "the same shape"
             )
-        for k in range(rank):
-            merged = _equal_dims(result[k], s[k], size_of, is_symbolic)
-            if merged is _FAIL:
-                raise ShapeMismatchError(
-                    f"cannot stack tensors of different shapes: dim {k} is {text(result[k])} "
-                    f"in tensor 0 of shape {show(shapes[0])} but {text(s[k])} in tensor {i} of "
-                    f"shape {show(s)}; every tensor needs the same shape",
-                    symbolic=size_of(result[k]) is None or size_of(s[k]) is None,
-                )
-            result[k] = merged  # type: ignore[assignment]
+    result = _merge_equal(
+        shapes,
+        -1,
+        size_of,
+        is_symbolic,
+        lambda k, i, a, b: (
+            f"cannot stack tensors of different shapes: dim {k} is {text(a)} "
+            f"in tensor 0 of shape {show(shapes[0])} but {text(b)} in tensor {i} of shape "
+            f"{show(shapes[i])}; every tensor needs the same shape"
+        ),
+    )
     ax = single_axis(axis, rank + 1)
     result.insert(ax, make_dim(len(shapes)))
     return tuple(result)
