@@ -24,7 +24,7 @@ Shape = TypeVarTuple("Shape")
 #: The ``axis`` argument of every reduction.
 Axis: TypeAlias = Union[int, tuple[int, ...], None]
 #: An operand of an elementwise operation.
-Operand: TypeAlias = Union["Tensor[Any, Unpack[tuple[Any, ...]]]", int, float, bool]
+Operand: TypeAlias = Union["Tensor[Any, Unpack[tuple[Any, ...]]]", int, float, complex, bool]
 #: Norm modes: the plain Lp norm and oneDNN's four eps modes.
 NormMode: TypeAlias = Literal["plain", "lp_max", "lp_sum", "power_p_max", "power_p_sum"]
 #: L2-normalize variants of TensorFlow, PyTorch and OpenVINO (eps_mode add / max).
@@ -169,13 +169,17 @@ class Tensor(Generic[DT, Unpack[Shape]]):
         axis: object,
         keepdims: object,
         out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
+        dtype: object = None,
         **params: Any,
     ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
         spec = rules.REDUCTIONS[name]
         if not isinstance(keepdims, (bool, np.bool_)):
             raise TypeError(f"keepdims must be a bool, got {type(keepdims).__name__} {keepdims!r}")
         axes = _axes(axis, self._data.ndim, single=spec.single_axis)
-        out_dtype = BY_NAME[rules.result_dtype(spec.dtype_rule, self.dtype.name)].numpy_dtype
+        if dtype is None:
+            out_dtype = BY_NAME[rules.result_dtype(spec.dtype_rule, self.dtype.name)].numpy_dtype
+        else:  # dtype=: numpy's, accumulate in that dtype and return it (class, dtype or name)
+            out_dtype = as_dtype_class(dtype).numpy_dtype
         if 0 in self._data.shape:  # max, min, norm(p=-inf)... of zero elements: ValueError
             try:
                 rules.check_nonempty(name, self.shape, axes, size_of=int, p=params.get("p"))
@@ -192,30 +196,37 @@ class Tensor(Generic[DT, Unpack[Shape]]):
         axis: Axis = None,
         keepdims: bool = False,
         *,
+        dtype: object = None,
         out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
     ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
-        """Sum over ``axis``: ``(8, 3, 4).sum(axis=1) -> (8, 4)``; ints widen to int64/uint64."""
-        return self._reduce("sum", axis, keepdims, out)
+        """Sum over ``axis``: ``(8, 3, 4).sum(axis=1) -> (8, 4)``; ints widen to int64/uint64.
+
+        ``dtype=`` (a dtype class, numpy dtype or name) accumulates in and returns that dtype,
+        as numpy's: ``x.sum(dtype=tt.float64)`` of float32. So do prod, mean, var and std.
+        """
+        return self._reduce("sum", axis, keepdims, out, dtype)
 
     def prod(
         self,
         axis: Axis = None,
         keepdims: bool = False,
         *,
+        dtype: object = None,
         out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
     ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
         """Product over ``axis``: ``(8, 3).prod(axis=0) -> (3,)``; ints widen to int64/uint64."""
-        return self._reduce("prod", axis, keepdims, out)
+        return self._reduce("prod", axis, keepdims, out, dtype)
 
     def mean(
         self,
         axis: Axis = None,
         keepdims: bool = False,
         *,
+        dtype: object = None,
         out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
     ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
         """Mean over ``axis``: ``(8, 3).mean(axis=-1, keepdims=True) -> (8, 1)``; ints: float64."""
-        return self._reduce("mean", axis, keepdims, out)
+        return self._reduce("mean", axis, keepdims, out, dtype)
 
     def max(
         self,
@@ -264,13 +275,15 @@ class Tensor(Generic[DT, Unpack[Shape]]):
         *,
         correction: float | None = None,
         ddof: float | None = None,
+        dtype: object = None,
         out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
     ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
         """Variance over ``axis`` divided by ``N - correction``: ``(8, 3).var(axis=0) -> (3,)``.
 
         ``ddof`` is numpy's name for ``correction``; give at most one. ints -> float64.
         """
-        return self._reduce("var", axis, keepdims, out, correction=_correction(correction, ddof))
+        c = _correction(correction, ddof)
+        return self._reduce("var", axis, keepdims, out, dtype, correction=c)
 
     def std(
         self,
@@ -279,10 +292,12 @@ class Tensor(Generic[DT, Unpack[Shape]]):
         *,
         correction: float | None = None,
         ddof: float | None = None,
+        dtype: object = None,
         out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
     ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
         """Standard deviation over ``axis``: ``(8, 3).std(axis=0, correction=1) -> (3,)``."""
-        return self._reduce("std", axis, keepdims, out, correction=_correction(correction, ddof))
+        c = _correction(correction, ddof)
+        return self._reduce("std", axis, keepdims, out, dtype, correction=c)
 
     def argmax(
         self,
@@ -477,7 +492,7 @@ class Tensor(Generic[DT, Unpack[Shape]]):
         if isinstance(other, Tensor):
             other_data: Any = other._data
             _broadcast_check(self.shape, other.shape, reflected)
-        elif isinstance(other, (bool, int, float, np.bool_, np.integer, np.floating)):
+        elif isinstance(other, (bool, int, float, complex, np.bool_, np.number)):
             other_data = other
         elif isinstance(other, np.ndarray):
             other_data = other

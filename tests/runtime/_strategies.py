@@ -29,6 +29,13 @@ def _elements(dtype: np.dtype[Any], specials: bool) -> st.SearchStrategy[Any]:
         if specials:
             return st.one_of(base, base, base, st.sampled_from([np.nan, np.inf, -np.inf, -0.0]))
         return base
+    if dtype.kind == "c":
+        part = st.floats(-4, 4, width=dtype.itemsize * 4)
+        base = st.builds(complex, part, part)
+        if specials:
+            odd = [complex(np.nan, 0), complex(0, np.nan), complex(np.inf, 1), complex(1, -np.inf)]
+            return st.one_of(base, base, base, st.sampled_from(odd))
+        return base
     if dtype.kind == "b":
         return st.booleans()
     info = np.iinfo(dtype)

@@ -46,6 +46,11 @@ def _finish(r: Array, a: Array, axes: tuple[int, ...], keepdims: bool) -> Array:
     return np.asarray(r).reshape(shape)
 
 
+def _wide(a: Array) -> Array:
+    """``a`` in float64 (complex128 for complex): the exact oracle's working precision."""
+    return a.astype(np.complex128 if a.dtype.kind == "c" else np.float64)
+
+
 def _quiet(fn: Any, *args: Any, **kw: Any) -> Any:
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
@@ -53,7 +58,10 @@ def _quiet(fn: Any, *args: Any, **kw: Any) -> Any:
 
 
 def _tolerance(dtype: np.dtype[Any], op: str) -> dict[str, float]:
-    if dtype == np.float32:
+    if dtype == np.float16:  # 11-bit mantissa; numpy sums float16 pairwise in float32
+        loose = op in ("var", "std", "norm_p", "logsumexp", "lp_modes")
+        return {"rtol": 3e-2 if loose else 1e-2, "atol": 3e-2 if loose else 1e-2}
+    if dtype in (np.float32, np.complex64):
         loose = op in ("var", "std", "norm_p", "logsumexp", "lp_modes")
         return {"rtol": 2e-3 if loose else 2e-4, "atol": 2e-3 if loose else 2e-4}
     return {"rtol": 1e-9, "atol": 1e-9}
@@ -64,7 +72,7 @@ def _check(result: tt.Tensor[Any, Any], expected: Array, op: str) -> None:
     assert isinstance(result, tt.Tensor)
     assert got.shape == expected.shape, (got.shape, expected.shape)
     assert got.dtype == expected.dtype, (got.dtype, expected.dtype)
-    if got.dtype.kind == "f":
+    if got.dtype.kind in "fc":
         np.testing.assert_allclose(got, expected, equal_nan=True, **_tolerance(got.dtype, op))
     else:
         np.testing.assert_array_equal(got, expected)
@@ -104,9 +112,9 @@ def test_matches_numpy(backend: str, op: str, data: st.DataObject) -> None:
         result = getattr(x, op)(axis=axis, keepdims=keepdims)
         functional = getattr(tt, op)(x, axis, keepdims)
     expected = np.asarray(_quiet(NUMPY_OPS[op], a, axis=axis, keepdims=keepdims))
-    if op == "mean" and a.dtype.kind == "f":
+    if op == "mean" and a.dtype.kind in "fc":
         # numpy's float32 mean accumulates in float32; compare with the exact mean
-        exact = _quiet(np.mean, a.astype(np.float64), axis=axis, keepdims=keepdims)
+        exact = _quiet(np.mean, _wide(a), axis=axis, keepdims=keepdims)
         expected = np.asarray(exact).astype(a.dtype)
     _check(result, expected, op)
     _check(functional, expected, op)
@@ -128,7 +136,7 @@ def test_var_std(backend: str, op: str, data: st.DataObject) -> None:
         via_ddof = getattr(tt, op)(x, axis, keepdims, ddof=correction)
     fn = np.var if op == "var" else np.std
     numpy_dtype = _quiet(fn, a, axis=axis, keepdims=keepdims, ddof=correction).dtype
-    exact = _quiet(fn, a.astype(np.float64), axis=axis, keepdims=keepdims, ddof=correction)
+    exact = _quiet(fn, _wide(a), axis=axis, keepdims=keepdims, ddof=correction)
     expected = np.asarray(exact).astype(numpy_dtype)
     _check(result, expected, op)
     _check(via_ddof, expected, op)
@@ -158,7 +166,17 @@ def test_argmax_argmin(backend: str, op: str, data: st.DataObject) -> None:
 
 # ------------------------------------------------------------ ops numpy lacks: formulas
 def _float_dtype(a: Array) -> np.dtype[Any]:
-    return a.dtype if a.dtype.kind == "f" else np.dtype(np.float64)
+    return a.dtype if a.dtype.kind in "fc" else np.dtype(np.float64)
+
+
+def _real_dtype(a: Array) -> np.dtype[Any]:
+    """The norms' result dtype: complex gives its real dtype (complex64 -> float32)."""
+    return np.abs(np.zeros(1, _float_dtype(a))).dtype
+
+
+def _modulus(a: Array) -> Array:
+    """|a| in float64: the norms' oracle input."""
+    return np.abs(_wide(a)).astype(np.float64)
 
 
 @settings(max_examples=80)
@@ -170,12 +188,15 @@ def test_logsumexp(backend: str, data: st.DataObject) -> None:
     keepdims = data.draw(st.booleans(), label="keepdims")
     with tt.use_backend(backend):
         result = tt.asarray(a).logsumexp(axis=axis, keepdims=keepdims)
-    flat, axes = _to_last(a.astype(np.float64), axis)
-    r = (
-        _quiet(np.logaddexp.reduce, flat, axis=-1)
-        if flat.shape[-1]
-        else np.full(flat.shape[:-1], -np.inf)
-    )
+    flat, axes = _to_last(_wide(a), axis)
+    if flat.dtype.kind == "c":  # no complex logaddexp: the principal log of the sum
+        r = _quiet(lambda f: np.log(np.sum(np.exp(f), axis=-1)), flat)
+    else:
+        r = (
+            _quiet(np.logaddexp.reduce, flat, axis=-1)
+            if flat.shape[-1]
+            else np.full(flat.shape[:-1], -np.inf)
+        )
     _check(result, _finish(r, a, axes, keepdims).astype(_float_dtype(a)), "logsumexp")
 
 
@@ -200,7 +221,7 @@ def test_norm(backend: str, data: st.DataObject) -> None:
     axis = data.draw(axis_spellings(a.ndim), label="axis")
     keepdims = data.draw(st.booleans(), label="keepdims")
     p = data.draw(st.sampled_from(NORM_PS), label="p")
-    flat, axes = _to_last(a.astype(np.float64), axis)
+    flat, axes = _to_last(_modulus(a), axis)
     with tt.use_backend(backend):
         if flat.shape[-1] == 0 and p == -np.inf:  # min |x| of nothing: numpy raises
             with pytest.raises(ValueError, match="empty reduction"):
@@ -212,7 +233,7 @@ def test_norm(backend: str, data: st.DataObject) -> None:
         r = np.full(flat.shape[:-1], np.inf if p < 0 else 0.0)
     else:
         r = _quiet(np.linalg.norm, flat, ord=p, axis=-1)
-    expected = _finish(r, a, axes, keepdims).astype(_float_dtype(a))
+    expected = _finish(r, a, axes, keepdims).astype(_real_dtype(a))
     _check(result, expected, "norm" if p in (1, 2, 0, np.inf, -np.inf) else "norm_p")
 
 
@@ -239,9 +260,9 @@ def test_onednn_norm_modes(backend: str, mode: str, data: st.DataObject) -> None
         via_mode = x.norm(p, axis, keepdims, eps=eps, mode=mode)  # type: ignore[arg-type]
         named = getattr(tt, "norm_" + ("lp_" + mode if mode.startswith("power") else mode))
         via_name = named(x, p, eps, axis, keepdims)
-    flat, axes = _to_last(np.abs(a.astype(np.float64)), axis)
+    flat, axes = _to_last(_modulus(a), axis)
     s = np.sum(flat**p, axis=-1)
-    expected = _finish(MODES[mode](s, eps, p), a, axes, keepdims).astype(_float_dtype(a))
+    expected = _finish(MODES[mode](s, eps, p), a, axes, keepdims).astype(_real_dtype(a))
     _check(via_mode, expected, "lp_modes")
     _check(via_name, expected, "lp_modes")
 
@@ -264,8 +285,9 @@ def test_l2_normalize(backend: str, variant: str, data: st.DataObject) -> None:
     eps = data.draw(st.sampled_from([1e-12, 1e-3, 4.0]), label="eps")
     with tt.use_backend(backend):
         result = tt.l2_normalize(tt.asarray(a), axis, eps, variant)  # type: ignore[arg-type]
-    x64 = a.astype(np.float64)
-    ss = np.sum(x64 * x64, axis=axis, keepdims=True)
+    x64 = _wide(a)
+    ss = np.sum(_modulus(a) ** 2, axis=axis, keepdims=True)
+    eps = float(np.asarray(eps, _real_dtype(a)))  # eps in the result dtype (float16: 1e-12 is 0)
     expected = _quiet(np.divide, x64, VARIANTS[variant](ss, eps)).astype(_float_dtype(a))
     _check(result, expected, "lp_modes")
 
@@ -291,8 +313,8 @@ def test_reduce_to(backend: str, op: str, data: st.DataObject) -> None:
             return
         result = x.reduce_to(dst, op) if op != "sum" else tt.sum_to(x, dst)
     expected = np.asarray(_quiet(NUMPY_OPS[op], a, axis=axes, keepdims=True)).reshape(dst)
-    if op == "mean" and a.dtype.kind == "f":
-        exact = _quiet(np.mean, a.astype(np.float64), axis=axes, keepdims=True)
+    if op == "mean" and a.dtype.kind in "fc":
+        exact = _quiet(np.mean, _wide(a), axis=axes, keepdims=True)
         expected = np.asarray(exact).astype(a.dtype).reshape(dst)
     _check(result, expected, op)
     # the result broadcasts back against the source (the oneDNN {1, C, 1, 1} pattern)

@@ -141,7 +141,7 @@ def binary_cases() -> list[Case]:
             Case(f"{tensor_name(2, a)} {op} {tensor_name(2, b)}.max(-1, keepdims=True)", "binary")
         )
     for dtype in DTYPES:
-        for scalar in ("2", "2.5", "True"):
+        for scalar in ("2", "2.5", "True", "1.5j"):
             for op in ops:
                 cases.append(Case(f"{tensor_name(2, dtype)} {op} {scalar}", "binary"))
                 cases.append(Case(f"{scalar} {op} {tensor_name(1, dtype)}", "binary"))
@@ -172,9 +172,35 @@ def scan_cases(constants: dict[str, tuple[object, bool]]) -> list[Case]:
     return cases
 
 
+#: reductions taking ``dtype=`` and the classes the corpus names (accumulate in that dtype)
+DTYPE_ARG_OPS = ("sum", "prod", "mean", "var", "std")
+DTYPE_ARG_CLASSES = ("float64", "float32", "float16", "int64", "uint16", "complex128")
+
+
+def dtype_argument_cases() -> list[Case]:
+    """``dtype=tt.<class>`` on sum/prod/mean/var/std (methods and functions), every source
+    dtype, ranks 0..3, axis None / 0 / -1 / out of range, keepdims both ways."""
+    cases = []
+    counter = itertools.count()
+    for op in DTYPE_ARG_OPS:
+        for src in DTYPES:
+            for rank in range(4):
+                for axis in (None, 0, -1, rank):
+                    i = next(counter)
+                    target = DTYPE_ARG_CLASSES[i % len(DTYPE_ARG_CLASSES)]
+                    if op in ("var", "std") and not target.startswith(("float", "complex")):
+                        target = "float64"  # numpy's integer var/std truncate: not offered
+                    args = f"{axis}, {bool(i % 3 == 0)}, dtype=tt.{target}"
+                    x = tensor_name(rank, src)
+                    expr = f"{x}.{op}({args})" if i % 2 else f"tt.{op}({x}, {args})"
+                    cases.append(Case(expr, "reduce"))
+    return cases
+
+
 def corpus() -> tuple[list[Case], dict[str, tuple[object, bool]]]:
     constants: dict[str, tuple[object, bool]] = {}
     cases = reduction_cases(constants) + reduce_to_cases() + binary_cases()
+    cases += dtype_argument_cases()
     cases += scan_cases(constants)
     return cases, constants
 
