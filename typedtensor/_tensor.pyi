@@ -89,8 +89,11 @@ class Tensor(Generic[DT, Unpack[Shape]]):
     _data: npt.NDArray[Any]
 
     def __init__(self, data: npt.ArrayLike) -> None: ...
-    @property
-    def shape(self) -> tuple[Unpack[Shape]]: ...
+    if MYPY:
+        @property
+        def shape(self) -> tuple[Unpack[Shape]]: ...
+    else:
+        shape: ClassVar[_ShapeProperty]
     @property
     def dtype(self) -> type[DT]: ...
     @property
@@ -336,6 +339,20 @@ class Tensor(Generic[DT, Unpack[Shape]]):
     def __setitem__(self, index: Index, value: Operand) -> None: ...
 
 AnyTensor: TypeAlias = Tensor[Any, Unpack[tuple[Any, ...]]]
+
+class _ShapeProperty:
+    """``Tensor.shape`` for pyright: the dims as a tuple (``tuple[B, Literal[3]]``), and
+    ``tuple[int, ...]`` where every dim is unknown (``Any``, or the unknown rank): pyright's
+    strict mode calls a tuple of unknown dims "partially unknown"."""
+
+    @overload
+    def __get__(
+        self, obj: Tensor[Any, _UnknownDim, Unpack[tuple[_UnknownDim, ...]]], owner: Any
+    ) -> tuple[int, ...]: ...
+    @overload
+    def __get__(self, obj: Tensor[Any, Unpack[_Sh]], owner: Any) -> tuple[Unpack[_Sh]]: ...
+    @overload
+    def __get__(self, obj: None, owner: Any) -> Self: ...
 _O = TypeVar("_O", bound=AnyTensor)  # out=: the call returns that tensor
 
 def wrap(value: Any) -> AnyTensor: ...
