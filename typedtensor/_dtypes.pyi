@@ -21,6 +21,7 @@ __all__ = [
     "SignedInteger",
     "UnsignedInteger",
     "Floating",
+    "ComplexFloating",
     "bool_",
     "int8",
     "int16",
@@ -30,9 +31,13 @@ __all__ = [
     "uint16",
     "uint32",
     "uint64",
+    "float16",
     "float32",
     "float64",
+    "complex64",
+    "complex128",
     "as_dtype_class",
+    "dtype_class_of",
 ]
 
 class DType:
@@ -47,48 +52,60 @@ class Integer(Number): ...
 class SignedInteger(Integer): ...
 class UnsignedInteger(Integer): ...
 class Floating(Number): ...
+class ComplexFloating(Number): ...
 
 _SUM_co = TypeVar("_SUM_co", covariant=True)
 _FLOAT_co = TypeVar("_FLOAT_co", covariant=True)
+_REAL_co = TypeVar("_REAL_co", covariant=True)
 
-class _ReductionDTypes(DType, Generic[_SUM_co, _FLOAT_co]):
+class _ReductionDTypes(DType, Generic[_SUM_co, _FLOAT_co, _REAL_co]):
     """Type-level table: the result dtype of each input-dependent reduction dtype rule."""
 
-class bool_(_ReductionDTypes[int64, float64]):
+class bool_(_ReductionDTypes[int64, float64, float64]):
     """Boolean elements."""
 
-class int8(SignedInteger, _ReductionDTypes[int64, float64]):
+class int8(SignedInteger, _ReductionDTypes[int64, float64, float64]):
     """8-bit signed integers."""
 
-class int16(SignedInteger, _ReductionDTypes[int64, float64]):
+class int16(SignedInteger, _ReductionDTypes[int64, float64, float64]):
     """16-bit signed integers."""
 
-class int32(SignedInteger, _ReductionDTypes[int64, float64]):
+class int32(SignedInteger, _ReductionDTypes[int64, float64, float64]):
     """32-bit signed integers."""
 
-class int64(SignedInteger, _ReductionDTypes[int64, float64]):
+class int64(SignedInteger, _ReductionDTypes[int64, float64, float64]):
     """64-bit signed integers."""
 
-class uint8(UnsignedInteger, _ReductionDTypes[uint64, float64]):
+class uint8(UnsignedInteger, _ReductionDTypes[uint64, float64, float64]):
     """8-bit unsigned integers."""
 
-class uint16(UnsignedInteger, _ReductionDTypes[uint64, float64]):
+class uint16(UnsignedInteger, _ReductionDTypes[uint64, float64, float64]):
     """16-bit unsigned integers."""
 
-class uint32(UnsignedInteger, _ReductionDTypes[uint64, float64]):
+class uint32(UnsignedInteger, _ReductionDTypes[uint64, float64, float64]):
     """32-bit unsigned integers."""
 
-class uint64(UnsignedInteger, _ReductionDTypes[uint64, float64]):
+class uint64(UnsignedInteger, _ReductionDTypes[uint64, float64, float64]):
     """64-bit unsigned integers."""
 
-class float32(Floating, _ReductionDTypes[float32, float32]):
+class float16(Floating, _ReductionDTypes[float16, float16, float16]):
+    """16-bit IEEE floats (reductions accumulate in float32 where numpy does)."""
+
+class float32(Floating, _ReductionDTypes[float32, float32, float32]):
     """32-bit IEEE floats."""
 
-class float64(Floating, _ReductionDTypes[float64, float64]):
+class float64(Floating, _ReductionDTypes[float64, float64, float64]):
     """64-bit IEEE floats."""
+
+class complex64(ComplexFloating, _ReductionDTypes[complex64, complex64, float32]):
+    """Complex numbers of two float32 parts."""
+
+class complex128(ComplexFloating, _ReductionDTypes[complex128, complex128, float64]):
+    """Complex numbers of two float64 parts."""
 
 
 _ALL: tuple[type[DType], ...]
 BY_NAME: dict[str, type[DType]]
 
 def as_dtype_class(dtype: object) -> type[DType]: ...
+def dtype_class_of(np_dtype: np.dtype[Any]) -> type[DType]: ...
