@@ -81,8 +81,9 @@ def _plan(
         rule_dtype = rules.result_dtype(spec.dtype_rule, dtype_class_of(a.dtype).name)
         result_dtype = BY_NAME[rule_dtype].numpy_dtype
     op = "norm" if spec.norm_mode else name
+    backend = get_backend()
     run = runner(
-        get_backend(), op, a.shape, a.strides, a.itemsize, axes, bool(keepdims), result_dtype
+        backend, op, a.shape, a.strides, a.itemsize, axes, bool(keepdims), result_dtype, a.dtype
     )
     if spec.norm_mode:  # norm_lp_max and friends: the norm with their mode
         run = _with_mode(run, spec.norm_mode)
