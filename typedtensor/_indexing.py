@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from . import _rules as rules
-from ._tensor import AnyTensor, Tensor, _raise_rule_error, wrap
+from ._tensor import AnyTensor, Tensor, _new, _raise_rule_error
 
 __all__ = ["getitem", "index_items", "setitem"]
 
@@ -23,8 +23,14 @@ def _raw(item: object) -> object:
     return item.numpy() if isinstance(item, Tensor) else item
 
 
+#: index items numpy takes as they are (the common case skips the rewrite below)
+_PLAIN = frozenset({int, slice, type(None), type(Ellipsis)})
+
+
 def _raw_index(index: object) -> Any:
-    if isinstance(index, tuple):
+    if type(index) is tuple:
+        if all(type(i) in _PLAIN for i in index):
+            return index
         return tuple(_raw(i) for i in index)
     return _raw(index)
 
@@ -66,7 +72,8 @@ def getitem(x: AnyTensor, index: object) -> AnyTensor:
     except IndexError:
         _explain(data.shape, index)
         raise
-    return wrap(result)
+    # the input's dtype, so no re-validation; an element (numpy scalar) becomes rank 0
+    return _new(result if type(result) is np.ndarray else np.asarray(result))
 
 
 def setitem(x: AnyTensor, index: object, value: object) -> None:

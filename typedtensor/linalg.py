@@ -35,7 +35,10 @@ def matmul(a: object, b: object) -> AnyTensor:
     ``tt.ShapeError`` naming both; an ndarray operand gives a Tensor."""
     da, db = _operand(a, "left"), _operand(b, "right")
     try:
-        rules.matmul_shape(da.shape, db.shape)
-    except rules.RuleError as err:
-        _raise_rule_error(err)
-    return wrap(np.matmul(da, db))
+        return wrap(np.matmul(da, db))
+    except ValueError:  # numpy's check failed: say why in the rule's words
+        try:
+            rules.matmul_shape(da.shape, db.shape)
+        except rules.RuleError as err:
+            _raise_rule_error(err)
+        raise
