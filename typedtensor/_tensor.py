@@ -628,26 +628,18 @@ class Tensor(Generic[DT, Unpack[Shape]]):
     # ------------------------------------------------------------ matmul and indexing
     def __matmul__(self, other: object) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
         """``self @ other``: see ``tt.matmul``."""
-        from .linalg import matmul
-
-        return matmul(self, other)
+        return _matmul(self, other)
 
     def __rmatmul__(self, other: object) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
-        from .linalg import matmul
-
-        return matmul(other, self)
+        return _matmul(other, self)
 
     def __getitem__(self, index: object) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
         """``x[0, 1:, None]``: numpy's indexing, always a Tensor (rank 0 for a full int index)."""
-        from ._indexing import getitem
-
-        return getitem(self, index)
+        return _getitem(self, index)
 
     def __setitem__(self, index: object, value: object) -> None:
         """``x[1:] = value``: ``value`` must broadcast to the indexed shape."""
-        from ._indexing import setitem
-
-        setitem(self, index, value)
+        _setitem(self, index, value)
 
     # -------------------------------------------------------------- shape manipulation
     @property
@@ -815,3 +807,10 @@ def _name(d: object) -> str:
 def _show(dims: Sequence[object]) -> str:
     parts = ("?" if d is None else str(d) if isinstance(d, int) else _name(d) for d in dims)
     return "(" + ", ".join(parts) + ")"
+
+
+# the indexing and matmul dunders' modules import this one, so they are bound last, once Tensor
+# exists (an import inside each method cost ~1.7 us a call)
+from ._indexing import getitem as _getitem  # noqa: E402
+from ._indexing import setitem as _setitem  # noqa: E402
+from .linalg import matmul as _matmul  # noqa: E402

@@ -122,10 +122,13 @@ def where(condition: Operand, x: Operand, y: Operand) -> AnyTensor:
     are weak: ``where(c, x_float32, 0.0)`` stays float32)."""
     dc, dx, dy = _data(condition, "where"), _data(x, "where"), _data(y, "where")
     try:
-        rules.broadcast_shapes(np.shape(dc), np.shape(dx), np.shape(dy))
-    except rules.RuleError as err:
-        _raise_rule_error(err)
-    return wrap(np.where(dc, dx, dy))
+        return wrap(np.where(dc, dx, dy))
+    except ValueError:  # numpy's broadcasting failed: say why in the rule's words
+        try:
+            rules.broadcast_shapes(np.shape(dc), np.shape(dx), np.shape(dy))
+        except rules.RuleError as err:
+            _raise_rule_error(err)
+        raise
 
 
 @overload
