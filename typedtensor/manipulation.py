@@ -21,7 +21,7 @@ from typing_extensions import Unpack
 
 from . import _rules as rules
 from ._dtypes import DType
-from ._tensor import AnyTensor, Tensor, _raise_rule_error, wrap
+from ._tensor import AnyTensor, Tensor, _new, _raise_rule_error, wrap
 
 __all__ = [
     "broadcast_to",
@@ -57,10 +57,46 @@ def _checked(rule: Callable[..., R], *args: Any) -> R:
         raise  # unreachable
 
 
+#: The rules' answers for calls already validated, by (rule, input shape, arguments): a
+#: repeated call skips the rule. Only plain arguments (ints, ``None``, tuples of ints) are
+#: remembered, so a float or bool axis always reaches the rule (and its ``TypeError``).
+_VALIDATED: dict[tuple[Any, ...], Any] = {}
+_VALIDATED_LIMIT = 4096
+
+
+def _plain(value: object) -> bool:
+    kind = type(value)
+    if kind is int or value is None:
+        return True
+    if kind is not tuple:
+        return False
+    for v in value:  # type: ignore[attr-defined]
+        if type(v) is not int:
+            return False
+    return True
+
+
+def _validated(rule: Callable[..., R], shape: object, *args: Any) -> R:
+    """``rule(shape, *args)`` through ``_checked``, remembered when the arguments are plain."""
+    for a in args:
+        if not _plain(a):
+            return _checked(rule, shape, *args)
+    key = (rule, shape, args)
+    try:
+        return _VALIDATED[key]  # type: ignore[no-any-return]
+    except KeyError:
+        pass
+    answer = _checked(rule, shape, *args)
+    if len(_VALIDATED) >= _VALIDATED_LIMIT:
+        _VALIDATED.clear()
+    _VALIDATED[key] = answer
+    return answer
+
+
 def _array(x: object, name: str) -> npt.NDArray[Any]:
     if not isinstance(x, Tensor):
         raise TypeError(f"{name} takes a typedtensor Tensor, got {type(x).__name__}")
-    return x.numpy()
+    return x._data
 
 
 def _arrays(tensors: object, name: str) -> list[npt.NDArray[Any]]:
@@ -73,14 +109,17 @@ def _arrays(tensors: object, name: str) -> list[npt.NDArray[Any]]:
 
 
 def _reorder(x: object, rule: Callable[..., tuple[int, ...]], name: str, *args: Any) -> AnyTensor:
+    """``x``'s dims in the order ``rule(ndim, *args)`` gives (a view, same dtype)."""
     data = _array(x, name)
-    return wrap(data.transpose(_checked(rule, data.ndim, *args)))
+    return _new(data.transpose(_validated(rule, data.ndim, *args)))
 
 
 # --------------------------------------------------------------------------- dim orders
 def transpose(x: _Tensor[DT], axes: Sequence[int] | None = None) -> _Tensor[DT]:
     """Permute the dims: ``axes=None`` reverses them, ``(8, 3, 4) -> (4, 3, 8)``; with
     ``axes=(0, 2, 1)``, ``(8, 3, 4) -> (8, 4, 3)`` (every axis exactly once)."""
+    if axes is None:  # the rule's order without asking it: every dim reversed
+        return _new(_array(x, "transpose").T)
     return _reorder(x, rules.transpose_order, "transpose", axes)
 
 
@@ -107,13 +146,33 @@ def moveaxis(
 
 def matrix_transpose(x: _Tensor[DT]) -> _Tensor[DT]:
     """Swap the last two dims (``x.mT``): ``(8, 3, 4) -> (8, 4, 3)``; needs rank >= 2."""
-    return _reorder(x, rules.matrix_transpose_order, "mT")
+    data = _array(x, "mT")
+    if data.ndim < 2:
+        _checked(rules.matrix_transpose_order, data.ndim)  # raises
+    return _new(data.swapaxes(-1, -2))
+
+
+def transpose_method(x: AnyTensor, axes: tuple[Any, ...]) -> AnyTensor:
+    """``x.transpose()``, ``x.transpose(1, 0)`` and ``x.transpose((1, 0))``."""
+    if len(axes) == 1:
+        first = axes[0]
+        if first is None:
+            return transpose(x)
+        if isinstance(first, (tuple, list)):
+            axes = first  # type: ignore[assignment]
+    elif not axes:
+        return transpose(x)
+    return _reorder(x, rules.transpose_order, "transpose", axes)
 
 
 # ------------------------------------------------------------------------------ reshape
 def _shape_items(shape: object, name: str) -> tuple[int, ...]:
+    if type(shape) is tuple and _plain(shape):
+        return shape
     items = shape if isinstance(shape, (tuple, list)) else (shape,)
     try:
+        if any(isinstance(d, bool) for d in items):
+            raise TypeError
         return tuple(operator.index(d) for d in items)
     except TypeError:
         raise TypeError(f"{name} shape must be an int or a tuple of ints, got {shape!r}") from None
@@ -124,8 +183,7 @@ def reshape(x: _Tensor[DT], shape: ShapeArg) -> _Tensor[DT]:
     -1)) -> (8, 12)``. The element count must not change."""
     data = _array(x, "reshape")
     target = _shape_items(shape, "reshape")
-    _checked(rules.reshape_shape, data.shape, target)
-    return wrap(data.reshape(target))
+    return _new(data.reshape(_validated(rules.reshape_shape, data.shape, target)))
 
 
 def reshape_method(x: AnyTensor, shape: tuple[Any, ...]) -> AnyTensor:
@@ -135,21 +193,13 @@ def reshape_method(x: AnyTensor, shape: tuple[Any, ...]) -> AnyTensor:
     return reshape(x, shape[0] if len(shape) == 1 else shape)
 
 
-def transpose_method(x: AnyTensor, axes: tuple[Any, ...]) -> AnyTensor:
-    """``x.transpose()``, ``x.transpose(1, 0)`` and ``x.transpose((1, 0))``."""
-    if not axes or axes == (None,):
-        return transpose(x)
-    return transpose(x, axes[0] if len(axes) == 1 and isinstance(axes[0], (tuple, list)) else axes)
-
-
 # --------------------------------------------------------------------- expand / squeeze
 def expand_dims(x: _Tensor[DT], axis: int | Sequence[int]) -> _Tensor[DT]:
     """Insert size-1 dims at ``axis`` (positions in the RESULT): ``expand_dims((8, 3), (0,
     -1)) -> (1, 8, 3, 1)``."""
     data = _array(x, "expand_dims")
     axes = tuple(axis) if isinstance(axis, list) else axis
-    shape = _checked(rules.expand_dims_shape, data.shape, axes, 1)
-    return wrap(data.reshape(shape))
+    return _new(data.reshape(_validated(rules.expand_dims_shape, data.shape, axes, 1)))
 
 
 def squeeze(x: _Tensor[DT], axis: int | Sequence[int] | None = None) -> _Tensor[DT]:
@@ -157,9 +207,7 @@ def squeeze(x: _Tensor[DT], axis: int | Sequence[int] | None = None) -> _Tensor[
     otherwise (each must have size 1), ``squeeze((1, 8, 1), 0) -> (8, 1)``."""
     data = _array(x, "squeeze")
     axes = tuple(axis) if isinstance(axis, list) else axis
-    shape = _checked(rules.squeeze_shape, data.shape, axes)
-    assert shape is not None  # every runtime size is known
-    return wrap(data.reshape(shape))
+    return _new(data.reshape(_validated(rules.squeeze_shape, data.shape, axes)))
 
 
 # ---------------------------------------------------------- concatenate / stack / split
@@ -168,7 +216,7 @@ def concatenate(tensors: Sequence[AnyTensor], axis: int | None = 0) -> AnyTensor
     dim must match; ``axis=None`` joins the flattened tensors. The dtype is numpy's promotion
     of the inputs' dtypes."""
     arrays = _arrays(tensors, "concatenate")
-    _checked(rules.concat_shape, [a.shape for a in arrays], axis)
+    _validated(rules.concat_shape, tuple([a.shape for a in arrays]), axis)
     return wrap(np.concatenate(arrays, axis=axis))
 
 
@@ -180,7 +228,7 @@ def stack(tensors: Sequence[AnyTensor], axis: int = 0) -> AnyTensor:
     """Join equally shaped tensors along a new axis (an axis of the RESULT): ``stack([(2, 3)]
     * 4) -> (4, 2, 3)``, ``stack(..., axis=-1) -> (2, 3, 4)``. Dtype as ``concatenate``."""
     arrays = _arrays(tensors, "stack")
-    _checked(rules.stack_shape, [a.shape for a in arrays], axis)
+    _validated(rules.stack_shape, tuple([a.shape for a in arrays]), axis)
     return wrap(np.stack(arrays, axis=axis))
 
 
@@ -188,8 +236,8 @@ def split(x: _Tensor[DT], sections: int, axis: int = 0) -> list[_Tensor[DT]]:
     """Split into ``sections`` equal parts along ``axis``: ``split((6, 4), 3) -> 3 x (2, 4)``;
     the size along ``axis`` must be a multiple of ``sections``."""
     data = _array(x, "split")
-    _checked(rules.split_shape, data.shape, sections, axis)
-    return [wrap(part) for part in np.split(data, operator.index(sections), axis=axis)]
+    _validated(rules.split_shape, data.shape, sections, axis)
+    return [_new(part) for part in np.split(data, operator.index(sections), axis=axis)]
 
 
 # -------------------------------------------------------------------------- broadcast_to
@@ -198,5 +246,5 @@ def broadcast_to(x: _Tensor[DT], shape: ShapeArg) -> _Tensor[DT]:
     is 1 or the target dim: ``broadcast_to((3, 1), (2, 3, 4)) -> (2, 3, 4)``."""
     data = _array(x, "broadcast_to")
     target = _shape_items(shape, "broadcast_to")
-    _checked(rules.broadcast_to_shape, data.shape, target)
-    return wrap(np.broadcast_to(data, target))
+    _validated(rules.broadcast_to_shape, data.shape, target)
+    return _new(np.broadcast_to(data, target))

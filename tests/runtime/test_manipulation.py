@@ -419,3 +419,49 @@ def test_join_and_broadcast_rules_with_symbolic_dims() -> None:
         with pytest.raises(rules.ShapeMismatchError) as info:
             bad()
         assert info.value.symbolic
+
+
+def test_remembered_validation_never_changes_an_answer() -> None:
+    """A call validated once is remembered by its plain arguments; equal but non-int
+    arguments (floats, bools) still reach the rule and its TypeError."""
+    from typedtensor import manipulation
+
+    x = tt.zeros((2, 3, 4))
+    for _ in range(2):
+        assert x.transpose(1, 0, 2).shape == (3, 2, 4)
+        assert tt.reshape(x, (6, -1)).shape == (6, 4)
+        assert tt.swapaxes(x, 0, 1).shape == (3, 2, 4)
+    with pytest.raises(TypeError):
+        x.transpose(1.0, 0, 2)
+    with pytest.raises(TypeError):
+        tt.swapaxes(x, True, 1)
+    with pytest.raises(TypeError):
+        tt.reshape(x, (6.0, -1))  # type: ignore[arg-type]
+    with pytest.raises(tt.ShapeError):  # a failed call is never remembered
+        tt.reshape(x, (5, -1))
+    with pytest.raises(tt.ShapeError):
+        tt.reshape(x, (5, -1))
+    assert tt.reshape(tt.zeros((5, 2)), (5, -1)).shape == (5, 2)  # same target, other shape
+    for n in range(manipulation._VALIDATED_LIMIT + 10):
+        tt.expand_dims(tt.zeros((n % 7,)), 0)
+        tt.reshape(tt.zeros((1,)), (1,) * (n % 30 + 1))
+    assert len(manipulation._VALIDATED) <= manipulation._VALIDATED_LIMIT
+
+
+def test_bool_sizes_and_axes_are_type_errors() -> None:
+    """numpy rejects ``reshape(True, 24)`` and ``transpose(True, ...)`` but takes bools as axes
+    of ``swapaxes``/``expand_dims``/``moveaxis``; typedtensor rejects bools everywhere, as its
+    reductions do (the README's errors table)."""
+    x = tt.zeros((2, 3, 4))
+    for call in (
+        lambda: x.reshape(True, 24),
+        lambda: tt.broadcast_to(x, (True, 2, 3, 4)),
+        lambda: x.transpose(True, 0, 2),
+        lambda: tt.swapaxes(x, True, 1),
+        lambda: tt.expand_dims(x, True),
+        lambda: tt.moveaxis(x, True, 0),
+        lambda: tt.split(x, True),
+        lambda: tt.concatenate([x, x], axis=True),  # type: ignore[arg-type]
+    ):
+        with pytest.raises(TypeError):
+            call()

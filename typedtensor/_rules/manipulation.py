@@ -472,6 +472,8 @@ def split_shape(
     """
     if isinstance(sections, bool) or not isinstance(sections, int):
         try:
+            if isinstance(sections, bool):
+                raise TypeError
             sections = operator.index(sections)  # type: ignore[arg-type]
         except TypeError:
             raise AxisTypeError(

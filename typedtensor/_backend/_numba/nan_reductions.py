@@ -83,6 +83,16 @@ _maxnum = _nan_skipping("llvm.maxnum")  # maxnum(a, NaN) = a: the NaN-skipping m
 _minnum = _nan_skipping("llvm.minnum")
 
 
+@intrinsic
+def _as(typingctx: Any, like: Any, v: Any) -> Any:
+    """``v`` converted to the type of ``like``."""
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return context.cast(builder, args[1], signature.args[1], signature.args[0])
+
+    return like(like, v), codegen
+
+
 # ----------------------------------------------------------------------------- row kernels
 @njit(fastmath=FM, inline="always")
 def _span(n: int, s: int, ns: int) -> tuple[int, int]:
@@ -172,56 +182,62 @@ def nanextreme_rows_par(x: Any, ext: Any, ismax: bool, nan: Any) -> None:
 
 
 @njit(fastmath=FM)
-def _row_moments(xs: Any) -> tuple[float, float, float]:
-    """(count, mean, M2) of the non-NaNs: two passes per chunk (in L1), Chan's merge."""
+def _row_moments(xs: Any, z: Any) -> tuple[float, float, float]:
+    """(count, mean, M2) of the non-NaNs: two passes per chunk (in L1) in the input dtype's
+    SIMD lanes (``z`` is its zero), chunks merged in float64 with Chan's formula."""
     n = 0.0
     mean = 0.0
     m2 = 0.0
     size = xs.shape[0]
     for c0 in range(0, size, CH):
         part = xs[c0 : min(c0 + CH, size)]
-        s = 0.0
+        s = z
         c = 0
         for k in range(part.shape[0]):
-            v = np.float64(part[k])
+            v = part[k]
             keep = v == v
-            s += v if keep else 0.0
+            s += v if keep else z
             c += 1 if keep else 0
         if c == 0:
             continue
-        mb = s / c
-        q = 0.0
+        mz = _as(z, np.float64(s) / c)  # about the chunk mean, in the input dtype
+        q = z
+        e = z
         for k in range(part.shape[0]):
-            v = np.float64(part[k])
-            d = v - mb
-            q += d * d if v == v else 0.0
+            v = part[k]
+            d = v - mz if v == v else z
+            q += d * d
+            e += d
+        # M2 around the exact chunk mean mb = mz + e / c: sum (v - mb)^2 = q - e^2 / c
+        mb = np.float64(mz) + np.float64(e) / c
+        q2 = np.float64(q) - np.float64(e) * np.float64(e) / c
         nb = np.float64(c)
         tot = n + nb
         delta = mb - mean
         mean += delta * nb / tot
-        m2 += q + delta * delta * n * nb / tot
+        m2 += q2 + delta * delta * n * nb / tot
         n = tot
     return n, mean, m2
 
 
 @kernel(fastmath=FM)
-def nanmoments_rows(x: Any, cnt: Any, mean: Any, m2: Any) -> None:
+def nanmoments_rows(x: Any, cnt: Any, mean: Any, m2: Any, z: Any) -> None:
     """(count, mean, M2)[o, s] of the non-NaNs of segment s of row o; serial."""
     ns = cnt.shape[1]
     for t in range(x.shape[0] * ns):
         o, s = t // ns, t % ns
         r0, r1 = _span(x.shape[1], s, ns)
-        cnt[o, s], mean[o, s], m2[o, s] = _row_moments(x[o, r0:r1])
+        cnt[o, s], mean[o, s], m2[o, s] = _row_moments(x[o, r0:r1], z)
 
 
 @kernel(fastmath=FM, parallel=True)
-def nanmoments_rows_par(x: Any, cnt: Any, mean: Any, m2: Any) -> None:
+def nanmoments_rows_par(x: Any, cnt: Any, mean: Any, m2: Any, z: Any) -> None:
     """nanmoments_rows over (row, segment) tasks in parallel."""
     ns = cnt.shape[1]
     for t in prange(x.shape[0] * ns):
         o, s = t // ns, t % ns
         r0, r1 = _span(x.shape[1], s, ns)
-        cnt[o, s], mean[o, s], m2[o, s] = _row_moments(x[o, r0:r1])
+        cnt[o, s], mean[o, s], m2[o, s] = _row_moments(x[o, r0:r1], z)
 
 
 @njit(fastmath=FM)
@@ -553,7 +569,8 @@ def _nanvar(
     shape = (o, ns) if i == 1 else (o, ns, i)
     cnt, mean, m2 = np.empty(shape), np.empty(shape), np.empty(shape)
     if i == 1:
-        _run(nanmoments_rows, nanmoments_rows_par, par, x3.reshape(o, r), cnt, mean, m2)
+        z = x3.dtype.type(0)
+        _run(nanmoments_rows, nanmoments_rows_par, par, x3.reshape(o, r), cnt, mean, m2, z)
     else:
         _run(nanmoments_columns, nanmoments_columns_par, par, x3, cnt, mean, m2, wb)
     cnt, mean, m2 = (p.reshape(o, ns, i) for p in (cnt, mean, m2))
