@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 import typedtensor as tt
 from typedtensor import _rules as rules
@@ -390,3 +391,50 @@ def test_isnan_family_values() -> None:
     _same(tt.isnan(x), [[True, False], [False, False]])
     _same(tt.isinf(x), [[False, True], [True, False]])
     _same(tt.isfinite(x), [[False, False], [False, True]])
+
+
+@st.composite
+def _three_way(draw: st.DrawFn) -> tuple[Any, Any, Any]:
+    """A condition, x and y whose shapes broadcast together (or, sometimes, do not)."""
+    base = draw(arrays(min_rank=0, max_rank=5))
+    shape = base.array.shape
+    others = draw(
+        hnp.mutually_broadcastable_shapes(num_shapes=2, base_shape=shape, max_dims=5, min_side=0)
+    )
+    x_shape, y_shape = others.input_shapes
+    if draw(st.integers(0, 5)) == 0 and y_shape:
+        y_shape = (*y_shape[:-1], y_shape[-1] + 2)
+    x = _sample(np.dtype(draw(st.sampled_from(DTYPES))), x_shape, 1)
+    y = _sample(np.dtype(draw(st.sampled_from(DTYPES))), y_shape, 2)
+    return base.array.astype(bool), x, y
+
+
+@SETTINGS
+@given(_three_way())
+def test_where_shapes_and_layouts(operands: tuple[Any, Any, Any]) -> None:
+    cond, x, y = operands
+    cond.flags.writeable = False  # read-only inputs work and are never modified
+    before = [cond.copy(), x.copy(), y.copy()]
+    try:
+        expected = np.where(cond, x, y)
+    except ValueError as err:
+        _raises_like(err, lambda: tt.where(tt.asarray(cond), tt.asarray(x), tt.asarray(y)))
+        return
+    _same(tt.where(tt.asarray(cond), tt.asarray(x), tt.asarray(y)), expected)
+    for arr, old in zip((cond, x, y), before, strict=True):
+        np.testing.assert_array_equal(arr, old)
+
+
+@SETTINGS
+@given(_three_way(), st.sampled_from(_BITWISE))
+def test_bitwise_shapes_and_layouts(operands: tuple[Any, Any, Any], op: Any) -> None:
+    mask, x, _ = operands
+    layouts = [mask, np.asfortranarray(mask), mask[::-1] if mask.ndim else mask]
+    for m in layouts:
+        try:
+            expected = op(m, x)
+        except (ValueError, TypeError) as err:
+            _raises_like(err, lambda m=m: op(tt.asarray(m), tt.asarray(x)))
+            continue
+        _same(op(tt.asarray(m), tt.asarray(x)), expected)
+        _same(~tt.asarray(m), ~m)
