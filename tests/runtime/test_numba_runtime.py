@@ -75,18 +75,30 @@ def test_cache_dir_is_relocated_and_version_stamped(tmp_path: Path) -> None:
 
 
 def test_parallel_policy_setting(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Parallel from PAR_MIN elements with 2+ threads; never with one; the setting forces it."""
+    """Parallel from PAR_MIN elements with 2+ threads and idle cores; never with one thread;
+    serial while the other cores are busy; the setting forces it."""
     monkeypatch.setattr(nb, "_threads", lambda: 2)
+    monkeypatch.setattr(nb, "_idle_cores", lambda: True)
     big = nb.PAR_MIN
     assert not nb._parallel(big - 1)
     assert nb._parallel(big)
+    monkeypatch.setattr(nb, "_idle_cores", lambda: False)
+    assert not nb._parallel(big)
     monkeypatch.setenv("TYPEDTENSOR_NUMBA_PARALLEL", "0")
     assert not nb._parallel(big)
     monkeypatch.setenv("TYPEDTENSOR_NUMBA_PARALLEL", "1")
-    assert nb._parallel(big)
+    assert nb._parallel(big)  # forced, busy or not
     assert not nb._parallel(big - 1)  # forcing never compiles parallel kernels for tiny inputs
     monkeypatch.setattr(nb, "_threads", lambda: 1)
     assert not nb._parallel(big)
+
+
+def test_idle_cores_reads_the_load_average(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(nb.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(nb.os, "getloadavg", lambda: (1.2, 0.0, 0.0))
+    assert nb._idle_cores()  # this process and a little more: the second core is free
+    monkeypatch.setattr(nb.os, "getloadavg", lambda: (1.6, 9.0, 9.0))
+    assert not nb._idle_cores()
 
 
 def test_cache_can_be_disabled(tmp_path: Path) -> None:
