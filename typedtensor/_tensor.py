@@ -629,47 +629,6 @@ class Tensor(Generic[DT, Unpack[Shape]]):
         """``x[1:] = value``: ``value`` must broadcast to the indexed shape."""
         _setitem(self, index, value)
 
-    # -------------------------------------------------------------- shape manipulation
-    @property
-    def T(self) -> Tensor[DT, Unpack[tuple[Any, ...]]]:  # noqa: N802
-        """All dims reversed: ``(8, 3, 4) -> (4, 3, 8)`` (see ``tt.transpose``)."""
-        from .manipulation import transpose
-
-        return transpose(self)
-
-    @property
-    def mT(self) -> Tensor[DT, Unpack[tuple[Any, ...]]]:  # noqa: N802
-        """The last two dims swapped: ``(8, 3, 4) -> (8, 4, 3)``; needs rank >= 2."""
-        from .manipulation import matrix_transpose
-
-        return matrix_transpose(self)
-
-    def transpose(self, *axes: Any) -> Tensor[DT, Unpack[tuple[Any, ...]]]:
-        """``x.transpose()`` reverses the dims; ``x.transpose(1, 0)`` / ``((1, 0))`` permutes."""
-        from .manipulation import transpose_method
-
-        return transpose_method(self, axes)
-
-    def swapaxes(self, axis1: int, axis2: int) -> Tensor[DT, Unpack[tuple[Any, ...]]]:
-        """Swap two dims: ``(8, 3, 4).swapaxes(0, -1) -> (4, 3, 8)``."""
-        from .manipulation import swapaxes
-
-        return swapaxes(self, axis1, axis2)
-
-    def reshape(self, *shape: Any) -> Tensor[DT, Unpack[tuple[Any, ...]]]:
-        """``x.reshape((8, -1))`` or ``x.reshape(8, -1)``: see ``tt.reshape``."""
-        from .manipulation import reshape_method
-
-        return reshape_method(self, shape)
-
-    def squeeze(
-        self, axis: int | tuple[int, ...] | None = None
-    ) -> Tensor[DT, Unpack[tuple[Any, ...]]]:
-        """Remove size-1 dims (all, or those at ``axis``): see ``tt.squeeze``."""
-        from .manipulation import squeeze
-
-        return squeeze(self, axis)
-
 
 AnyTensor: TypeAlias = Tensor[Any, Unpack[tuple[Any, ...]]]
 

@@ -354,7 +354,6 @@ _O = TypeVar("_O", bound=AnyTensor)  # out=: the call returns that tensor
 _X = TypeVar("_X", bound=DType)  # dtype=: the result has the named class
 
 def wrap(value: Any) -> AnyTensor: ...
-def _new(arr: npt.NDArray[Any]) -> AnyTensor: ...
 
 # ---- generated pyright descriptors and call classes (python -m stubs.generate) ----
 _G0 = TypeVar("_G0")

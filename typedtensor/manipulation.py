@@ -21,7 +21,7 @@ from typing_extensions import Unpack
 
 from . import _rules as rules
 from ._dtypes import DType
-from ._tensor import AnyTensor, Tensor, _new, _raise_rule_error, wrap
+from ._tensor import AnyTensor, Tensor, _raise_rule_error, wrap
 
 __all__ = [
     "broadcast_to",
@@ -111,7 +111,7 @@ def _arrays(tensors: object, name: str) -> list[npt.NDArray[Any]]:
 def _reorder(x: object, rule: Callable[..., tuple[int, ...]], name: str, *args: Any) -> AnyTensor:
     """``x``'s dims in the order ``rule(ndim, *args)`` gives (a view, same dtype)."""
     data = _array(x, name)
-    return _new(data.transpose(_validated(rule, data.ndim, *args)))
+    return wrap(data.transpose(_validated(rule, data.ndim, *args)))
 
 
 # --------------------------------------------------------------------------- dim orders
@@ -119,7 +119,7 @@ def transpose(x: _Tensor[DT], axes: Sequence[int] | None = None) -> _Tensor[DT]:
     """Permute the dims: ``axes=None`` reverses them, ``(8, 3, 4) -> (4, 3, 8)``; with
     ``axes=(0, 2, 1)``, ``(8, 3, 4) -> (8, 4, 3)`` (every axis exactly once)."""
     if axes is None:  # the rule's order without asking it: every dim reversed
-        return _new(_array(x, "transpose").T)
+        return wrap(_array(x, "transpose").T)
     return _reorder(x, rules.transpose_order, "transpose", axes)
 
 
@@ -149,7 +149,7 @@ def matrix_transpose(x: _Tensor[DT]) -> _Tensor[DT]:
     data = _array(x, "mT")
     if data.ndim < 2:
         _checked(rules.matrix_transpose_order, data.ndim)  # raises
-    return _new(data.swapaxes(-1, -2))
+    return wrap(data.swapaxes(-1, -2))
 
 
 def transpose_method(x: AnyTensor, axes: tuple[Any, ...]) -> AnyTensor:
@@ -183,7 +183,7 @@ def reshape(x: _Tensor[DT], shape: ShapeArg) -> _Tensor[DT]:
     -1)) -> (8, 12)``. The element count must not change."""
     data = _array(x, "reshape")
     target = _shape_items(shape, "reshape")
-    return _new(data.reshape(_validated(rules.reshape_shape, data.shape, target)))
+    return wrap(data.reshape(_validated(rules.reshape_shape, data.shape, target)))
 
 
 def reshape_method(x: AnyTensor, shape: tuple[Any, ...]) -> AnyTensor:
@@ -199,7 +199,7 @@ def expand_dims(x: _Tensor[DT], axis: int | Sequence[int]) -> _Tensor[DT]:
     -1)) -> (1, 8, 3, 1)``."""
     data = _array(x, "expand_dims")
     axes = tuple(axis) if isinstance(axis, list) else axis
-    return _new(data.reshape(_validated(rules.expand_dims_shape, data.shape, axes, 1)))
+    return wrap(data.reshape(_validated(rules.expand_dims_shape, data.shape, axes, 1)))
 
 
 def squeeze(x: _Tensor[DT], axis: int | Sequence[int] | None = None) -> _Tensor[DT]:
@@ -207,7 +207,7 @@ def squeeze(x: _Tensor[DT], axis: int | Sequence[int] | None = None) -> _Tensor[
     otherwise (each must have size 1), ``squeeze((1, 8, 1), 0) -> (8, 1)``."""
     data = _array(x, "squeeze")
     axes = tuple(axis) if isinstance(axis, list) else axis
-    return _new(data.reshape(_validated(rules.squeeze_shape, data.shape, axes)))
+    return wrap(data.reshape(_validated(rules.squeeze_shape, data.shape, axes)))
 
 
 # ---------------------------------------------------------- concatenate / stack / split
@@ -237,7 +237,7 @@ def split(x: _Tensor[DT], sections: int, axis: int = 0) -> list[_Tensor[DT]]:
     the size along ``axis`` must be a multiple of ``sections``."""
     data = _array(x, "split")
     _validated(rules.split_shape, data.shape, sections, axis)
-    return [_new(part) for part in np.split(data, operator.index(sections), axis=axis)]
+    return [wrap(part) for part in np.split(data, operator.index(sections), axis=axis)]
 
 
 # -------------------------------------------------------------------------- broadcast_to
@@ -247,4 +247,4 @@ def broadcast_to(x: _Tensor[DT], shape: ShapeArg) -> _Tensor[DT]:
     data = _array(x, "broadcast_to")
     target = _shape_items(shape, "broadcast_to")
     _validated(rules.broadcast_to_shape, data.shape, target)
-    return _new(np.broadcast_to(data, target))
+    return wrap(np.broadcast_to(data, target))
