@@ -81,8 +81,8 @@ def _item(api: CheckerPluginInterface, expr: Expression | None, t: Type | None) 
         return Ellipsis
     if isinstance(expr, ListExpr) and expr.items:  # [0, 2] / [True, False]: a 1-D array
         flags = [_bool_literal(e) for e in expr.items]
-        if all(f is not None for f in flags):
-            return rules.ArrayIndex((any_dim(),), boolean=True)
+        if all(f is not None for f in flags):  # a mask: its length must match the dim
+            return rules.ArrayIndex((literal_dim(api, len(expr.items)),), boolean=True)
         if all(isinstance(_bound(e), int) for e in expr.items):
             return rules.ArrayIndex((literal_dim(api, len(expr.items)),), boolean=False)
     if t is None:
@@ -104,7 +104,7 @@ def _item(api: CheckerPluginInterface, expr: Expression | None, t: Type | None) 
         name = p.type.fullname
         if name == names.BOOL:
             return rules.ArrayIndex((), boolean=True)
-        if name == names.INT or p.type.has_base(names.INT):
+        if name == names.INT or p.type.has_base(names.INT) or p.type.has_base(names.NP_INTEGER):
             return rules.UnknownInt()
         if name == names.ELLIPSIS:
             return Ellipsis
