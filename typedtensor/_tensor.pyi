@@ -17,7 +17,7 @@ The reduction methods come in three forms:
 import os
 from types import EllipsisType
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar, Final, Generic, Literal, TypeAlias, Union, overload
+from typing import Any, ClassVar, Final, Generic, Literal, SupportsIndex, TypeAlias, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -73,10 +73,10 @@ Axis: TypeAlias = Union[int, tuple[int, ...], None]
 Operand: TypeAlias = Union[Tensor[Any, Unpack[tuple[Any, ...]]], int, float, complex, bool]
 #: An operand of ``@`` (a Python scalar is rejected statically; numpy raises for one).
 MatmulOperand: TypeAlias = Union[Tensor[Any, Unpack[tuple[Any, ...]]], npt.NDArray[Any]]
-#: One item of an index: an int, a slice, ``None`` (a new axis), ``...``, or an integer array
-#: / boolean mask (Tensor, ndarray or list).
+#: One item of an index: an int (or numpy integer), a slice, ``None`` (a new axis), ``...``,
+#: or an integer array / boolean mask (Tensor, ndarray or list).
 IndexItem: TypeAlias = Union[
-    int, slice, None, EllipsisType, Tensor[Any, Unpack[tuple[Any, ...]]], npt.NDArray[Any], list[Any]
+    SupportsIndex, slice, None, EllipsisType, Tensor[Any, Unpack[tuple[Any, ...]]], npt.NDArray[Any], list[Any]
 ]
 #: ``x[index]``: an item or a tuple of items.
 Index: TypeAlias = Union[IndexItem, tuple[IndexItem, ...]]
