@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from . import _rules as rules
-from ._tensor import AnyTensor, Tensor, _new, _raise_rule_error
+from ._tensor import AnyTensor, Tensor, _raise_rule_error, wrap
 
 __all__ = ["getitem", "index_items", "setitem"]
 
@@ -72,8 +72,7 @@ def getitem(x: AnyTensor, index: object) -> AnyTensor:
     except IndexError:
         _explain(data.shape, index)
         raise
-    # the input's dtype, so no re-validation; an element (numpy scalar) becomes rank 0
-    return _new(result if type(result) is np.ndarray else np.asarray(result))
+    return wrap(result)  # an element (a numpy scalar) becomes a rank-0 Tensor
 
 
 def setitem(x: AnyTensor, index: object, value: object) -> None:
