@@ -14,7 +14,13 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from .broadcast import broadcast_shapes
-from .errors import AssignShapeError, BroadcastError, IndexFormError, IndexRangeError, SliceStepError
+from .errors import (
+    AssignShapeError,
+    BroadcastError,
+    IndexFormError,
+    IndexRangeError,
+    SliceStepError,
+)
 
 __all__ = [
     "ArrayIndex",
