@@ -23,6 +23,7 @@ from ._strategies import arrays, axis_spellings
 
 Array = np.ndarray[Any, Any]
 FAST_OPS = ["sum", "prod", "max", "min", "any", "all", "argmax", "argmin", "mean", "var", "std"]
+FAST_OPS += ["logsumexp", "norm"]
 
 
 def _same_bits(got: Array, want: Array) -> None:
@@ -48,7 +49,13 @@ def test_numpy_runners_equal_the_numpy_backend_bit_for_bit(op: str, data: st.Dat
     if op in ("max", "min", "argmax", "argmin") and 0 in [a.shape[d] for d in axes]:
         return  # no identity: rejected before any runner (tested in test_reductions)
     dtype = _result_dtype(op, a)
-    params = {"correction": data.draw(st.sampled_from([0.0, 1.0, 2.5]))} if op in "varstd" else {}
+    params: dict[str, Any] = {}
+    if op in ("var", "std"):
+        params = {"correction": data.draw(st.sampled_from([0.0, 1.0, 2.5]))}
+    if op == "norm":
+        p = data.draw(st.sampled_from([1.0, 2.0, 3.0, np.inf]))
+        mode = data.draw(st.sampled_from(["plain", "plain", "lp_sum"]))
+        params = {"p": p, "eps": 0.0 if mode == "plain" else 0.5, "mode": mode}
     with np.errstate(all="ignore"):
         want = _numpy.reduce(op, a, axes, keepdims, dtype, **params)
         run = _routing.numpy_runner(op, axes, a.ndim, keepdims, dtype, a.dtype, a.shape)

@@ -36,9 +36,10 @@ _NEVER_UP_TO_16M = 1 << 26
 #: (``layout``); below it numpy's loops run. Measured with benchmarks/measure_crossover.py
 #: (TYPEDTENSOR_NUMBA_PARALLEL=0, 4 KB..16 MB by factors of 4, float32 and float64, medians of
 #: interleaved calls, 2-core machine under load 2-5 from other jobs, 2026-11-24): the smallest
-#: size from which the numba backend (dispatch included) beat numpy at every larger size, the
-#: larger of the two dtypes'. The numba backend's Python dispatch (canonicalisation, stage
-#: set-up) costs ~13 us a call, numpy's loops ~0.5 us plus ~1 ns an element. ``None``: never.
+#: size from which the numba backend (dispatch included) was 1.1x numpy or faster at every
+#: larger size, the larger of the two dtypes', and never below 64 KB (the load made single
+#: sizes swing by 2x). The numba backend's Python dispatch (canonicalisation, stage set-up)
+#: costs ~13 us a call, numpy's loops ~0.5 us plus ~1 ns an element. ``None``: never.
 NUMBA_FROM_BYTES: dict[str, dict[str, int | None]] = {
     "sum": {
         "full": _NEVER_UP_TO_16M,
@@ -54,7 +55,7 @@ NUMBA_FROM_BYTES: dict[str, dict[str, int | None]] = {
     },
     "mean": {
         "full": _NEVER_UP_TO_16M,
-        "rows": 1 << 20,
+        "rows": 1 << 24,
         "short_rows": 1 << 16,
         "columns": _NEVER_UP_TO_16M,
     },
@@ -72,7 +73,7 @@ NUMBA_FROM_BYTES: dict[str, dict[str, int | None]] = {
     },
     "any": {
         "full": _NEVER_UP_TO_16M,
-        "rows": 1 << 24,
+        "rows": _NEVER_UP_TO_16M,
         "short_rows": 1 << 16,
         "columns": _NEVER_UP_TO_16M,
     },
@@ -82,8 +83,18 @@ NUMBA_FROM_BYTES: dict[str, dict[str, int | None]] = {
         "short_rows": 1 << 16,
         "columns": _NEVER_UP_TO_16M,
     },
-    "var": {"full": 1 << 18, "rows": 1 << 16, "short_rows": 1 << 14, "columns": 1 << 16},
-    "std": {"full": 1 << 18, "rows": 1 << 18, "short_rows": 1 << 16, "columns": 1 << 16},
+    "var": {
+        "full": 1 << 18,
+        "rows": 1 << 18,
+        "short_rows": 1 << 16,
+        "columns": 1 << 16,
+    },
+    "std": {
+        "full": 1 << 18,
+        "rows": 1 << 18,
+        "short_rows": 1 << 16,
+        "columns": 1 << 18,
+    },
     "argmax": {
         "full": _NEVER_UP_TO_16M,
         "rows": _NEVER_UP_TO_16M,
@@ -96,8 +107,18 @@ NUMBA_FROM_BYTES: dict[str, dict[str, int | None]] = {
         "short_rows": 1 << 18,
         "columns": 1 << 18,
     },
-    "logsumexp": {"full": 1 << 20, "rows": 1 << 18, "short_rows": 1 << 14, "columns": 1 << 14},
-    "norm": {"full": 1 << 18, "rows": 1 << 18, "short_rows": 1 << 16, "columns": 1 << 20},
+    "logsumexp": {
+        "full": 1 << 20,
+        "rows": 1 << 18,
+        "short_rows": 1 << 16,
+        "columns": 1 << 16,
+    },
+    "norm": {
+        "full": 1 << 18,
+        "rows": 1 << 18,
+        "short_rows": 1 << 16,
+        "columns": 1 << 20,
+    },
     "l2_normalize": {
         "full": 1 << 20,
         "rows": 1 << 20,
@@ -193,21 +214,70 @@ def _errstate_switch() -> Any:
 
 
 _ERRSTATE = _errstate_switch()
-#: error state in force -> the same with invalid/divide ignored (np.errstate(invalid="ignore",
-#: divide="ignore") costs ~1.4 us a call, setting the context variable ~0.2 us)
-_QUIET_OF: dict[Any, Any] = {}
+#: (error state in force, errors to ignore) -> that state with those ignored: what the numpy
+#: backend's np.errstate(...) blocks set (~1.4 us a call; setting the context variable ~0.2 us)
+_QUIET_OF: dict[tuple[Any, tuple[str, ...]], Any] = {}
+_INVALID_DIVIDE = ("invalid", "divide")
+_OVER_INVALID_DIVIDE = ("over", "invalid", "divide")
 
 
-def _quiet_state() -> Any:
-    state = _ERRSTATE.get()
-    quiet = _QUIET_OF.get(state)
+def _quiet_state(ignored: tuple[str, ...] = _INVALID_DIVIDE) -> Any:
+    key = (_ERRSTATE.get(), ignored)
+    quiet = _QUIET_OF.get(key)
     if quiet is None:
-        with np.errstate(invalid="ignore", divide="ignore"):
+        with np.errstate(**dict.fromkeys(ignored, "ignore")):  # type: ignore[arg-type]
             quiet = _ERRSTATE.get()
         if len(_QUIET_OF) >= 64:
             _QUIET_OF.clear()
-        _QUIET_OF[state] = quiet
+        _QUIET_OF[key] = quiet
     return quiet
+
+
+def _norm_runner(axes: tuple[int, ...], keepdims: bool, zero_d: bool, otherwise: Run) -> Run:
+    """The plain L1/L2 norm of float32/float64: the numpy backend's calls (|x|, its square,
+    the sum, the root) under its error state; other ``p`` and modes run ``otherwise``."""
+    add_reduce: Any = np.add.reduce
+    switch, quiet_state = _ERRSTATE, _quiet_state
+
+    def norm(a: Array, params: dict[str, Any]) -> Array:
+        p = params["p"]
+        if params["mode"] != "plain" or (p != 2 and p != 1):
+            return otherwise(a, params)
+        token = switch.set(quiet_state(_OVER_INVALID_DIVIDE))
+        try:
+            x = np.abs(a)
+            r = add_reduce(x * x if p == 2 else x, axes, None, None, keepdims)
+            if p == 2:
+                r = np.sqrt(r)
+        finally:
+            switch.reset(token)
+        return np.asarray(r) if zero_d else r
+
+    return norm
+
+
+def _logsumexp_runner(
+    axes: tuple[int, ...], shape: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]
+) -> Run:
+    """logsumexp of float32/float64 over a non-empty reduction: the numpy backend's calls
+    (max, shift by the finite max, exp, sum, log) under its error state."""
+    max_reduce: Any = np.maximum.reduce
+    add_reduce: Any = np.add.reduce
+    switch, quiet_state = _ERRSTATE, _quiet_state
+    kept = tuple(d for i, d in enumerate(shape) if i not in axes)
+
+    def logsumexp(a: Array, params: dict[str, Any]) -> Array:
+        token = switch.set(quiet_state(_OVER_INVALID_DIVIDE))
+        try:
+            m = max_reduce(a, axes, None, None, True)
+            m = np.where(np.isfinite(m), m, 0).astype(dtype)
+            total = add_reduce(np.exp(a - m), axes, None, None, True)
+            r = (np.log(total) + m).astype(dtype)
+        finally:
+            switch.reset(token)
+        return r if keepdims else r.reshape(kept)  # type: ignore[no-any-return]
+
+    return logsumexp
 
 
 def _moments_runner(
@@ -224,7 +294,7 @@ def _moments_runner(
     switch, quiet_state = _ERRSTATE, _quiet_state
 
     def mean(a: Array, params: dict[str, Any]) -> Array:
-        token = switch.set(quiet_state())
+        token = switch.set(quiet_state(_INVALID_DIVIDE))
         try:
             if zero_d:
                 total = add_reduce(a, axes, a.dtype, keepdims=keepdims, out=...)
@@ -235,7 +305,7 @@ def _moments_runner(
             switch.reset(token)
 
     def var(a: Array, params: dict[str, Any]) -> Array:
-        token = switch.set(quiet_state())
+        token = switch.set(quiet_state(_INVALID_DIVIDE))
         try:
             v = a.var(axes, None, None, params["correction"], keepdims=keepdims)
             if op == "std":
@@ -281,6 +351,26 @@ def numpy_runner(
             and all(shape[d] for d in axes)
         ):
             return _moments_runner(op, axes, shape, keepdims, zero_d)
+        if (
+            op in ("norm", "logsumexp")
+            and shape is not None
+            and _ERRSTATE is not None
+            and dtype in _FLOAT_DTYPES
+            and input_dtype == dtype
+            and all(shape[d] for d in axes)
+        ):
+            if op == "logsumexp":
+                return _logsumexp_runner(axes, shape, keepdims, dtype)
+            return _norm_runner(
+                axes, keepdims, zero_d, _generic_runner(op, axes, keepdims, dtype, zero_d)
+            )
+    return _generic_runner(op, axes, keepdims, dtype, zero_d)
+
+
+def _generic_runner(
+    op: str, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any], zero_d: bool
+) -> Run:
+    """The numpy backend's own function for ``op``."""
     reduce = _numpy.reduce
     if zero_d:  # a backend function may give a numpy scalar (np.sqrt of a 0-d array does)
         return lambda a, params: np.asarray(reduce(op, a, axes, keepdims, dtype, **params))

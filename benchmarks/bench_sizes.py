@@ -1,0 +1,278 @@
+"""What a call costs at every size: typedtensor against numpy and against a bare wrapper.
+
+    python benchmarks/bench_sizes.py                    # 16 elements .. 64 MB (~3 minutes)
+    python benchmarks/bench_sizes.py --quick            # 16 elements .. 256 KB, fewer ops
+    python benchmarks/bench_sizes.py --json sizes.json --plot benchmarks/sizes.png
+
+Every reduction (over the last axis and over the first), ``x + y`` with a broadcast row,
+``x * 2.0``, a layer norm (mean and var with keepdims, broadcasting back) and a softmax, on
+float32 arrays of 16 elements to 64 MB, each run three ways in the same loop: plain numpy on
+the ndarray, a bare wrapper (``Bare``: a class that holds the ndarray in ``__slots__``, calls
+numpy and wraps the result, no checks: the physical limit of a Python wrapper) and typedtensor
+(default backend, validation included). Calls alternate between the three; each figure is the
+median of the samples. Printed: microseconds per call and the ratios typedtensor/bare and
+typedtensor/numpy. These are benchmarks, not tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+import typedtensor as tt
+
+Array = np.ndarray[Any, Any]
+
+
+class Bare:
+    """The bare wrapper: an ndarray in a slot, numpy calls, results wrapped, nothing checked."""
+
+    __slots__ = ("a",)
+
+    def __init__(self, a: Any) -> None:
+        self.a = a
+
+    def __add__(self, o: Any) -> Bare:
+        return Bare(self.a + (o.a if type(o) is Bare else o))
+
+    def __sub__(self, o: Any) -> Bare:
+        return Bare(self.a - (o.a if type(o) is Bare else o))
+
+    def __mul__(self, o: Any) -> Bare:
+        return Bare(self.a * (o.a if type(o) is Bare else o))
+
+    def __truediv__(self, o: Any) -> Bare:
+        return Bare(self.a / (o.a if type(o) is Bare else o))
+
+    def reduce(self, name: str, axis: int, keepdims: bool = False) -> Bare:
+        return Bare(getattr(self.a, name)(axis=axis, keepdims=keepdims))
+
+    def argmax(self, axis: int) -> Bare:
+        return Bare(self.a.argmax(axis=axis))
+
+    def argmin(self, axis: int) -> Bare:
+        return Bare(self.a.argmin(axis=axis))
+
+
+def bare_exp(x: Bare) -> Bare:
+    return Bare(np.exp(x.a))
+
+
+def bare_sqrt(x: Bare) -> Bare:
+    return Bare(np.sqrt(x.a))
+
+
+# numpy formulas for the ops numpy has no function for (the numpy backend's own formulas)
+def np_logsumexp(a: Array, axis: int) -> Array:
+    m = np.max(a, axis=axis, keepdims=True)
+    return np.log(np.sum(np.exp(a - m), axis=axis)) + np.squeeze(m, axis)  # type: ignore[no-any-return]
+
+
+def np_norm(a: Array, axis: int) -> Array:
+    return np.sqrt(np.sum(a * a, axis=axis))  # type: ignore[no-any-return]
+
+
+def np_l2_normalize(a: Array, axis: int) -> Array:
+    return a / np.sqrt(np.maximum(np.sum(a * a, axis=axis, keepdims=True), 1e-12))  # type: ignore[no-any-return]
+
+
+Trio = tuple[Callable[[], Any], Callable[[], Any], Callable[[], Any]]
+
+
+def cases(a: Array, axis: int) -> dict[str, Trio]:
+    """op -> (numpy call, bare call, typedtensor call) on ``a`` over ``axis``."""
+    b, t = Bare(a), tt.asarray(a)
+    out: dict[str, Trio] = {}
+    for name in ("sum", "prod", "mean", "max", "min", "any", "all", "var", "std"):
+        out[name] = (
+            (lambda n=name: getattr(a, n)(axis=axis)),
+            (lambda n=name: b.reduce(n, axis)),
+            (lambda n=name: getattr(t, n)(axis=axis)),
+        )
+    out["argmax"] = (lambda: a.argmax(axis=axis), lambda: b.argmax(axis), lambda: t.argmax(axis))
+    out["argmin"] = (lambda: a.argmin(axis=axis), lambda: b.argmin(axis), lambda: t.argmin(axis))
+    out["logsumexp"] = (
+        lambda: np_logsumexp(a, axis),
+        lambda: Bare(np_logsumexp(b.a, axis)),
+        lambda: t.logsumexp(axis),
+    )
+    out["norm"] = (
+        lambda: np_norm(a, axis),
+        lambda: Bare(np_norm(b.a, axis)),
+        lambda: t.norm(2, axis),
+    )
+    out["l2_normalize"] = (
+        lambda: np_l2_normalize(a, axis),
+        lambda: Bare(np_l2_normalize(b.a, axis)),
+        lambda: t.l2_normalize(axis),
+    )
+    return out
+
+
+def elementwise_cases(a: Array) -> dict[str, Trio]:
+    """x + y (a row broadcast), x * 2.0, a layer norm and a softmax over the last axis."""
+    row = np.ascontiguousarray(a[0])
+    b, t, br, tr = Bare(a), tt.asarray(a), Bare(row), tt.asarray(row)
+
+    def np_layer_norm() -> Array:
+        m = a.mean(axis=-1, keepdims=True)
+        v = a.var(axis=-1, keepdims=True)
+        return (a - m) / np.sqrt(v + 1e-5)  # type: ignore[no-any-return]
+
+    def bare_layer_norm() -> Bare:
+        m = b.reduce("mean", -1, True)
+        v = b.reduce("var", -1, True)
+        return (b - m) / bare_sqrt(v + 1e-5)
+
+    def tt_layer_norm() -> Any:
+        m = t.mean(axis=-1, keepdims=True)
+        v = t.var(axis=-1, keepdims=True)
+        return (t - m) / tt.sqrt(v + 1e-5)
+
+    def np_softmax() -> Array:
+        e = np.exp(a - a.max(axis=-1, keepdims=True))
+        return e / e.sum(axis=-1, keepdims=True)  # type: ignore[no-any-return]
+
+    def bare_softmax() -> Bare:
+        e = bare_exp(b - b.reduce("max", -1, True))
+        return e / e.reduce("sum", -1, True)
+
+    def tt_softmax() -> Any:
+        e = tt.exp(t - t.max(axis=-1, keepdims=True))
+        return e / e.sum(axis=-1, keepdims=True)
+
+    return {
+        "x + y": (lambda: a + row, lambda: b + br, lambda: t + tr),
+        "x * 2.0": (lambda: a * 2.0, lambda: b * 2.0, lambda: t * 2.0),
+        "layer norm": (np_layer_norm, bare_layer_norm, tt_layer_norm),
+        "softmax": (np_softmax, bare_softmax, tt_softmax),
+    }
+
+
+def shape_for(nbytes: int) -> tuple[int, ...]:
+    """float32 of ``nbytes``: rows of up to 256 elements ((1, 16) .. (65536, 256))."""
+    n = nbytes // 4
+    cols = min(n, 256)
+    return (n // cols, cols)
+
+
+def time_trio(trio: Trio, budget: float) -> list[float]:
+    for fn in trio:  # warm-up: plans, kernels (compiled or loaded from the disk cache)
+        fn()
+    t0 = time.perf_counter()
+    trio[2]()
+    once = max(time.perf_counter() - t0, 1e-7)
+    inner = max(1, int(0.001 / once))
+    reps = max(3 if once > 0.01 else 5, min(25, int(budget / (3 * once * inner))))
+    samples: list[list[float]] = [[], [], []]
+    for _ in range(reps):
+        for i, fn in enumerate(trio):
+            t0 = time.perf_counter()
+            for _ in range(inner):
+                fn()
+            samples[i].append((time.perf_counter() - t0) / inner)
+    return [statistics.median(s) for s in samples]
+
+
+def fmt_size(nbytes: int) -> str:
+    for unit, size in (("MB", 1 << 20), ("KB", 1 << 10)):
+        if nbytes >= size:
+            return f"{nbytes // size} {unit}"
+    return f"{nbytes} B"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="up to 256 KB, 6 ops, one axis")
+    parser.add_argument("--sizes", help="comma-separated byte sizes (default 64 B .. 64 MB)")
+    parser.add_argument("--ops", help="comma-separated op names")
+    parser.add_argument("--json", help="write the rows as JSON")
+    parser.add_argument("--plot", help="write a plot of the ratios (needs matplotlib)")
+    args = parser.parse_args()
+    sizes = [64, 1 << 10, 1 << 14, 1 << 16, 1 << 18, 1 << 22, 1 << 26]
+    if args.quick:
+        sizes = [64, 1 << 10, 1 << 14, 1 << 16, 1 << 18]
+    if args.sizes:
+        sizes = [int(s) for s in args.sizes.split(",")]
+    wanted = set(args.ops.split(",")) if args.ops else None
+    if args.quick and not wanted:
+        wanted = {"sum", "max", "argmax", "mean", "x + y", "layer norm"}
+    print(f"load average {os.getloadavg()}, backend {tt.get_backend()}, float32", flush=True)
+    print(
+        f"{'op':22} {'size':>7} {'numpy us':>10} {'bare us':>10} {'tt us':>10} "
+        f"{'tt/bare':>8} {'tt/numpy':>8}"
+    )
+    rows = []
+    for nbytes in sizes:
+        a = np.random.default_rng(0).standard_normal(shape_for(nbytes)).astype(np.float32)
+        budget = 0.12 if nbytes <= 1 << 18 else 0.6
+        groups: list[tuple[str, dict[str, Trio]]] = [("axis -1", cases(a, -1))]
+        if not args.quick and a.shape[0] > 1:
+            groups.append(("axis 0", cases(a, 0)))
+        groups.append(("", elementwise_cases(a)))
+        for where, trios in groups:
+            for op, trio in trios.items():
+                if wanted and op not in wanted:
+                    continue
+                label = f"{op} ({where})" if where else op
+                t_np, t_bare, t_tt = time_trio(trio, budget)
+                row = {
+                    "op": op,
+                    "axis": where,
+                    "bytes": nbytes,
+                    "shape": list(a.shape),
+                    "numpy_s": t_np,
+                    "bare_s": t_bare,
+                    "tt_s": t_tt,
+                }
+                rows.append(row)
+                print(
+                    f"{label:22} {fmt_size(nbytes):>7} {t_np * 1e6:10.2f} {t_bare * 1e6:10.2f} "
+                    f"{t_tt * 1e6:10.2f} {t_tt / t_bare:8.2f} {t_tt / t_np:8.2f}",
+                    flush=True,
+                )
+    print(f"load average {os.getloadavg()}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"load": os.getloadavg(), "rows": rows}, f, indent=1)
+    if args.plot:
+        plot(rows, args.plot)
+
+
+def plot(rows: list[dict[str, Any]], path: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(13, 5), sharex=True)
+    series: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        series.setdefault(f"{r['op']} {r['axis']}".strip(), []).append(r)
+    for name, rs in series.items():
+        xs = [r["bytes"] for r in rs]
+        axes[0].plot(xs, [r["tt_s"] / r["bare_s"] for r in rs], marker=".", lw=0.8, label=name)
+        axes[1].plot(xs, [r["tt_s"] / r["numpy_s"] for r in rs], marker=".", lw=0.8)
+    for ax, title, goal in (
+        (axes[0], "typedtensor / bare wrapper", 1.5),
+        (axes[1], "typedtensor / numpy", 1.0),
+    ):
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log", base=2)
+        ax.axhline(goal, color="k", ls="--", lw=0.8)
+        ax.set_title(title + " (time ratio; lower is faster)")
+        ax.set_xlabel("input bytes (float32)")
+    axes[0].legend(fontsize=6, ncol=2)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+if __name__ == "__main__":
+    main()
