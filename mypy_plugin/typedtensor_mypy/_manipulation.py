@@ -15,7 +15,7 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from mypy.nodes import ArgKind, Context, ListExpr, StarExpr, TupleExpr
+from mypy.nodes import ArgKind, Context, ListExpr, StarExpr
 from mypy.plugin import AttributeContext, FunctionContext
 from mypy.types import (
     AnyType,
@@ -138,9 +138,32 @@ def _star_value(ctx: CallContext, name: str, method: bool, param: str) -> Arg | 
         return None
     if len(items) == 1:
         p = get_proper_type(items[0])
-        if isinstance(p, TupleType) or literal_value(items[0]) is None:
-            return Arg(True, items[0], None)
+        expr = ctx.args[ctx.callee_arg_names.index(name)][0]
+        if isinstance(p, TupleType) or isinstance(expr, ListExpr) or literal_value(p) is None:
+            return Arg(True, items[0], expr)
     return items
+
+
+def _list_items(ctx: CallContext, arg: Arg) -> list[Type] | None:
+    """The item types of a list expression argument (``[1, 0]``, ``[x.shape[0], -1]``), which
+    the call's own type (``list[int]``) no longer tells apart; ``None`` for anything else."""
+    expr = arg.expr
+    if not isinstance(expr, ListExpr) or any(isinstance(e, StarExpr) for e in expr.items):
+        return None
+    lookup = getattr(ctx.api, "lookup_type_or_none", None)
+    if lookup is None:
+        return None
+    found: list[Type | None] = [lookup(e) for e in expr.items]
+    return [t for t in found if t is not None] if None not in found else None
+
+
+def _value(ctx: CallContext, arg: Arg, default: object) -> object:
+    """``arg_value``, and a list expression of literals as the tuple of its values."""
+    items = _list_items(ctx, arg) if arg.given and not arg.opaque else None
+    if items is None:
+        return arg_value(arg, default)
+    values = tuple(literal_value(t) for t in items)
+    return UNKNOWN if UNKNOWN in values else values
 
 
 # ------------------------------------------------------------------------------ dim orders
@@ -217,7 +240,7 @@ def transpose_hook(method: bool, function: str = "transpose") -> Hook:
             axes: object = None if not values else tuple(values)
             anchor = ctx.context
         else:
-            axes = arg_value(given, None)
+            axes = _value(ctx, given, None)
             anchor = given.anchor(ctx)
         if axes is UNKNOWN or (isinstance(axes, tuple) and UNKNOWN in axes):
             return ctx.default_return_type
@@ -250,7 +273,7 @@ def moveaxis_hook(ctx: FunctionContext) -> Type:
     """``tt.moveaxis(x, source, destination)``."""
     view = _exact(ctx, False)
     src, dst = find_arg(ctx, "source", 1), find_arg(ctx, "destination", 2)
-    vs, vd = arg_value(src, UNKNOWN), arg_value(dst, UNKNOWN)
+    vs, vd = _value(ctx, src, UNKNOWN), _value(ctx, dst, UNKNOWN)
     if view is None or vs is UNKNOWN or vd is UNKNOWN:
         return ctx.default_return_type
     dims = view.shape.prefix
@@ -282,7 +305,11 @@ def _shape_items(ctx: CallContext, given: Arg | list[Type] | None) -> tuple[Type
         if not given.given or given.opaque or given.type is None:
             return None
         p = get_proper_type(given.type)
-        types = list(p.items) if isinstance(p, TupleType) else [given.type]
+        listed = _list_items(ctx, given)
+        if listed is not None:
+            types = listed
+        else:
+            types = list(p.items) if isinstance(p, TupleType) else [given.type]
     else:
         types = given
     if any(isinstance(t, UnpackType) for t in types):
@@ -339,7 +366,7 @@ def expand_dims_hook(ctx: FunctionContext) -> Type:
     """``tt.expand_dims(x, axis)``."""
     view = _exact(ctx, False)
     arg = find_arg(ctx, "axis", 1)
-    axis = arg_value(arg, UNKNOWN)
+    axis = _value(ctx, arg, UNKNOWN)
     if view is None or axis is UNKNOWN:
         return ctx.default_return_type
     one = literal_dim(ctx.api, 1)
@@ -353,7 +380,7 @@ def squeeze_hook(method: bool) -> Hook:
     def hook(ctx: CallContext) -> Type:
         view = _exact(ctx, method)
         arg = find_arg(ctx, "axis", 1 if not method else 0)
-        axis = arg_value(arg, None)
+        axis = _value(ctx, arg, None)
         if view is None or axis is UNKNOWN:
             return ctx.default_return_type
         dims = _apply(
@@ -374,11 +401,8 @@ def _tensors(ctx: CallContext, arg: Arg) -> tuple[list[TensorView], bool] | None
     types: list[Type] | None = None
     if isinstance(p, TupleType):
         types = list(p.items)
-    elif isinstance(arg.expr, (ListExpr, TupleExpr)):
-        lookup = getattr(ctx.api, "lookup_type_or_none", None)
-        if lookup is not None and not any(isinstance(e, StarExpr) for e in arg.expr.items):
-            found = [lookup(e) for e in arg.expr.items]
-            types = None if any(t is None for t in found) else found
+    else:
+        types = _list_items(ctx, arg)
     if types is not None:
         if any(isinstance(t, UnpackType) for t in types):
             return None

@@ -204,6 +204,21 @@ def broadcast_to_cases() -> list[Case]:
     return out + [Case(e, may_be_any=True) for e in symbolic]
 
 
+def list_cases() -> list[Case]:
+    """Axes and shapes spelled as list expressions (numpy takes them too)."""
+    out = []
+    for r in range(1, 5):
+        x = name(r, DTYPES[(r + 7) % len(DTYPES)])
+        perm = list(reversed(range(r)))
+        out += [Case(f"{x}.transpose({perm!r})"), Case(f"tt.transpose({x}, {perm[1:]!r})")]
+        out += [Case(f"tt.moveaxis({x}, [0], [-1])"), Case(f"tt.expand_dims({x}, [0, -1])")]
+        out += [Case(f"{x}.reshape([-1])"), Case(f"tt.reshape({x}, [2, -1])")]
+        out += [Case(f"tt.broadcast_to({x}, [3, {', '.join(map(str, shape(r)))}])")]
+    out += [Case("tt.squeeze(o4, [0, 2])"), Case("tt.squeeze(o4, [1])")]
+    out += [Case("sb.reshape([sb.shape[0], -1])", may_be_any=True)]
+    return out
+
+
 def corpus() -> list[Case]:
     return (
         transpose_cases()
@@ -211,6 +226,7 @@ def corpus() -> list[Case]:
         + expand_squeeze_cases()
         + join_cases()
         + broadcast_to_cases()
+        + list_cases()
     )
 
 
