@@ -4,7 +4,7 @@ numpy's promotion, and ``typedtensor-shape`` errors for inner dims that differ."
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from mypy.nodes import Context
 from mypy.plugin import FunctionContext, MethodContext
@@ -67,11 +67,6 @@ def _split(shape: Shape) -> tuple[Shape, tuple[Type, ...]] | None:
     return Shape(shape.prefix, shape.star, shape.suffix[:-2]), shape.suffix[-2:]
 
 
-def _show(dims: Sequence[Type]) -> str:
-    parts = [render_dim(d) for d in dims]
-    return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
-
-
 def matmul_type(ctx: CallContext, left: TensorView, right: TensorView, anchor: Context) -> Type:
     """The type of ``left @ right``, reporting shape errors at ``anchor``."""
     dtype = elementwise_result_dtype(ctx.api, "add", left.dtype, right.dtype)
@@ -88,18 +83,14 @@ def matmul_type(ctx: CallContext, left: TensorView, right: TensorView, anchor: C
             unknown=any_dim(),
             is_symbolic=is_symbolic_dim,
             render_dim=render_dim,
-            render=_show,
         )
     except rules.MatmulShapeError as err:
-        symbolic = any(is_symbolic_dim(d) for d in (*core_a[-1:], *core_b[-2:-1]))
-        shapes = (
-            f"{render_tensor(left.dtype, left.shape.items)} @ "
-            f"{render_tensor(right.dtype, right.shape.items)}"
+        ctx.api.fail(
+            f"{err.problem}: {render_tensor(left.dtype, left.shape.items)} @ "
+            f"{render_tensor(right.dtype, right.shape.items)}; {err.hint}",
+            anchor,
+            code=errorcodes.SYMBOLIC if err.symbolic else errorcodes.SHAPE,
         )
-        message = str(err).split(" (shapes ")[0] + f": {shapes}"
-        if "inner dims" in message:
-            message += "; they must be equal (transpose an operand?)"
-        ctx.api.fail(message, anchor, code=errorcodes.SYMBOLIC if symbolic else errorcodes.SHAPE)
         return unknown
     try:
         batch = broadcast(batch_a, batch_b)
@@ -110,7 +101,8 @@ def matmul_type(ctx: CallContext, left: TensorView, right: TensorView, anchor: C
         ctx.api.fail(
             f"matmul batch dims cannot broadcast: dim {dims[0]} with dim {dims[1]}: "
             f"{render_tensor(left.dtype, left.shape.items)} @ "
-            f"{render_tensor(right.dtype, right.shape.items)}",
+            f"{render_tensor(right.dtype, right.shape.items)}; the dims before the last two "
+            "must broadcast as in elementwise operations",
             anchor,
             code=errorcodes.SYMBOLIC if symbolic else errorcodes.SHAPE,
         )

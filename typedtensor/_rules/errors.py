@@ -98,7 +98,15 @@ class ShapeMismatchError(RuleError):
 
 
 class MatmulShapeError(RuleError):
-    """``a @ b`` whose inner dims differ, or with a rank-0 operand."""
+    """``a @ b`` whose inner dims differ, whose batch dims do not broadcast, or with a rank-0
+    operand. ``problem`` says what (without the shapes), ``hint`` how to fix it; ``symbolic``
+    when a symbolic dim is what does not fit."""
+
+    def __init__(self, problem: str, shapes: str, hint: str, symbolic: bool = False) -> None:
+        self.problem = problem
+        self.hint = hint
+        self.symbolic = symbolic
+        super().__init__(f"{problem} ({shapes}); {hint}")
 
 
 class IndexRangeError(RuleError):

@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from .broadcast import broadcast_shapes
-from .errors import MatmulShapeError
+from .errors import BroadcastError, MatmulShapeError
 
 __all__ = ["matmul_shape"]
 
@@ -48,14 +48,15 @@ def matmul_shape(
     ('B', 'T', 'K')
     """
     show = render or (lambda s: str(tuple(s)))
+    shapes = f"shapes {show(a)} and {show(b)}"
+    text = render_dim or (lambda d: str(size_of(d) if size_of(d) is not None else d))
     for side, dims in (("left", a), ("right", b)):
         if len(dims) == 0:
             raise MatmulShapeError(
-                f"matmul needs operands of rank >= 1, but the {side} operand is rank 0 "
-                f"(shapes {show(a)} and {show(b)}); multiply a scalar with `*` instead"
+                f"matmul needs operands of rank >= 1, but the {side} operand is rank 0",
+                shapes,
+                "multiply by a scalar with `*` instead",
             )
-    left = list(a) if len(a) >= 2 else None
-    right = list(b) if len(b) >= 2 else None
     inner_a = a[-1]
     inner_b = b[-2] if len(b) >= 2 else b[0]
     sa, sb = size_of(inner_a), size_of(inner_b)
@@ -64,24 +65,32 @@ def matmul_shape(
     if (sa is not None and sb is not None and sa != sb) or (
         (ya or yb) and (sa is not None or sb is not None or (ya and yb and inner_a != inner_b))
     ):
-        text = render_dim or (lambda d: str(size_of(d) if size_of(d) is not None else d))
         where_b = "second-to-last" if len(b) >= 2 else "only"
         raise MatmulShapeError(
             f"matmul inner dims differ: the left operand's last dim is {text(inner_a)} but "
-            f"the right operand's {where_b} dim is {text(inner_b)} (shapes {show(a)} and "
-            f"{show(b)}); they must be equal (transpose an operand?)"
+            f"the right operand's {where_b} dim is {text(inner_b)}",
+            shapes,
+            "they must be equal (transpose an operand?)",
+            symbolic=ya or yb,
         )
-    batch_a = a[:-2] if left is not None else ()
-    batch_b = b[:-2] if right is not None else ()
-    batch = broadcast_shapes(
-        batch_a,
-        batch_b,
-        size_of=size_of,
-        unknown=unknown,
-        render=render,
-        is_symbolic=is_symbolic,
-        render_dim=render_dim,
-    )
-    rows = (a[-2],) if left is not None else ()
-    cols = (b[-1],) if right is not None else ()
+    try:
+        batch = broadcast_shapes(
+            a[:-2] if len(a) >= 2 else (),
+            b[:-2] if len(b) >= 2 else (),
+            size_of=size_of,
+            unknown=unknown,
+            is_symbolic=is_symbolic,
+            render_dim=render_dim,
+        )
+    except BroadcastError as err:
+        left: D = err.left  # type: ignore[assignment]
+        right: D = err.right  # type: ignore[assignment]
+        raise MatmulShapeError(
+            f"matmul batch dims cannot broadcast: dim {text(left)} with dim {text(right)}",
+            shapes,
+            "the dims before the last two must broadcast as in elementwise operations",
+            symbolic=is_symbolic(left) or is_symbolic(right),
+        ) from None
+    rows = (a[-2],) if len(a) >= 2 else ()
+    cols = (b[-1],) if len(b) >= 2 else ()
     return (*batch, *rows, *cols)
