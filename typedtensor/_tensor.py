@@ -11,10 +11,10 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import TypeVar, TypeVarTuple, Unpack
 
-from . import _backend
 from . import _rules as rules
-from ._dtypes import BY_NAME, DType, as_dtype_class
+from ._dtypes import DType, as_dtype_class, dtype_class_of
 from ._errors import AxisError, ShapeError
+from ._reduce_plan import reduce_array
 
 __all__ = ["AnyTensor", "Axis", "Dim", "L2Variant", "NormMode", "Tensor", "wrap"]
 
@@ -92,7 +92,7 @@ class Tensor(Generic[DT, Unpack[Shape]]):
 
     def __init__(self, data: npt.ArrayLike) -> None:
         arr = np.asarray(data)
-        as_dtype_class(arr.dtype)  # rejects unsupported dtypes with a clear TypeError
+        dtype_class_of(arr.dtype)  # rejects unsupported dtypes with a clear TypeError
         self._data = arr
 
     # ---------------------------------------------------------------- basic properties
@@ -104,7 +104,7 @@ class Tensor(Generic[DT, Unpack[Shape]]):
     @property
     def dtype(self) -> type[DT]:
         """The dtype class, e.g. ``tt.float32``."""
-        return BY_NAME[self._data.dtype.name]  # type: ignore[return-value]
+        return dtype_class_of(self._data.dtype)  # type: ignore[return-value]
 
     @property
     def ndim(self) -> int:
@@ -172,24 +172,14 @@ class Tensor(Generic[DT, Unpack[Shape]]):
         dtype: object = None,
         **params: Any,
     ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
-        spec = rules.REDUCTIONS[name]
-        if not isinstance(keepdims, (bool, np.bool_)):
-            raise TypeError(f"keepdims must be a bool, got {type(keepdims).__name__} {keepdims!r}")
-        axes = _axes(axis, self._data.ndim, single=spec.single_axis)
-        if dtype is None:
-            out_dtype = BY_NAME[rules.result_dtype(spec.dtype_rule, self.dtype.name)].numpy_dtype
-        else:  # dtype=: numpy's, accumulate in that dtype and return it (class, dtype or name)
-            out_dtype = as_dtype_class(dtype).numpy_dtype
-        if 0 in self._data.shape:  # max, min, norm(p=-inf)... of zero elements: ValueError
-            try:
-                rules.check_nonempty(name, self.shape, axes, size_of=int, p=params.get("p"))
-            except rules.RuleError as err:
-                _raise_rule_error(err)
-        op = "norm" if spec.norm_mode else name
-        if spec.norm_mode:
-            params["mode"] = spec.norm_mode
-        result = _backend.reduce(op, self._data, axes, bool(keepdims), out_dtype, **params)
-        return _store(result, out, name)
+        # dtype=: numpy's, accumulate in that dtype and return it (a class, numpy dtype or name)
+        named = None if dtype is None else as_dtype_class(dtype).numpy_dtype
+        try:  # validation and the choice of code are cached per call signature
+            result = reduce_array(self._data, name, axis, keepdims, params, named)
+        except rules.RuleError as err:
+            _raise_rule_error(err)
+            raise  # unreachable
+        return _new(result) if out is None else _store(result, out, name)
 
     def sum(
         self,
@@ -491,12 +481,12 @@ class Tensor(Generic[DT, Unpack[Shape]]):
     def _binary(self, other: object, fn: Any, reflected: bool = False) -> Any:
         if isinstance(other, Tensor):
             other_data: Any = other._data
-            _broadcast_check(self.shape, other.shape, reflected)
+            _broadcast_check(self._data.shape, other_data.shape, reflected)
         elif isinstance(other, (bool, int, float, complex, np.bool_, np.number)):
             other_data = other
         elif isinstance(other, np.ndarray):
             other_data = other
-            _broadcast_check(self.shape, other.shape, reflected)
+            _broadcast_check(self._data.shape, other.shape, reflected)
         else:
             return NotImplemented
         a, b = (other_data, self._data) if reflected else (self._data, other_data)
@@ -553,13 +543,13 @@ class Tensor(Generic[DT, Unpack[Shape]]):
     __hash__ = None  # type: ignore[assignment]
 
     def __neg__(self) -> Tensor[DT, Unpack[Shape]]:
-        return Tensor(np.negative(self._data))
+        return wrap(np.negative(self._data))
 
     def __pos__(self) -> Tensor[DT, Unpack[Shape]]:
         return Tensor(self._data.copy())
 
     def __abs__(self) -> Tensor[DT, Unpack[Shape]]:
-        return Tensor(np.abs(self._data))
+        return wrap(np.abs(self._data))
 
     # ----------------------------------------- bitwise / logical (bool and integer dtypes)
     def __invert__(self) -> Tensor[DT, Unpack[Shape]]:
@@ -635,12 +625,26 @@ AnyTensor: TypeAlias = Tensor[Any, Unpack[tuple[Any, ...]]]
 
 def wrap(value: Any) -> AnyTensor:
     """Wrap an ndarray or numpy scalar as a Tensor (a scalar becomes rank 0)."""
+    if type(value) is np.ndarray:
+        dtype_class_of(value.dtype)  # rejects unsupported dtypes with a clear TypeError
+        return _new(value)
     return Tensor(np.asarray(value))
+
+
+_object_new = object.__new__
+
+
+def _new(arr: npt.NDArray[Any]) -> AnyTensor:
+    """A Tensor around ``arr`` without validation: for ndarrays of a supported dtype that the
+    library made itself (reduction results), ~3x cheaper than ``Tensor(arr)``."""
+    t: AnyTensor = _object_new(Tensor)
+    t._data = arr
+    return t
 
 
 def _store(result: npt.NDArray[Any], out: AnyTensor | None, name: str) -> AnyTensor:
     if out is None:
-        return Tensor(result)
+        return _new(result)
     if not isinstance(out, Tensor):
         raise TypeError(f"out= must be a typedtensor Tensor, got {type(out).__name__}")
     if out.shape != result.shape:
@@ -704,12 +708,21 @@ def _shape_tuple(shape: object) -> tuple[int, ...]:
     return tuple(dims)
 
 
+#: shape pairs known to broadcast: each pair is checked by the rules once
+_BROADCASTING_PAIRS: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+
+
 def _broadcast_check(left: tuple[int, ...], right: tuple[int, ...], reflected: bool) -> None:
+    if (left, right) in _BROADCASTING_PAIRS:
+        return
     a, b = (right, left) if reflected else (left, right)
     try:
         rules.broadcast_shapes(a, b)
     except rules.RuleError as err:
         _raise_rule_error(err)
+    if len(_BROADCASTING_PAIRS) >= 4096:
+        _BROADCASTING_PAIRS.clear()
+    _BROADCASTING_PAIRS.add((left, right))
 
 
 def check_shape(actual: tuple[int, ...], declared: Sequence[object]) -> None:
