@@ -120,21 +120,21 @@ def _function_table() -> dict[str, Entry]:
         table[f"{names.ELEMENTWISE_MODULE}.{fn}"] = _Deferred("_elementwise", "unary_float_hook")
     table[f"{names.ELEMENTWISE_MODULE}.where"] = _Deferred("_logic", "where_hook")
     table[f"{names.LINALG_MODULE}.matmul"] = _Deferred("_linalg", "matmul_function_hook")
-    manipulation = {
-        "transpose": ("transpose_hook", False),
-        "permute_dims": ("transpose_hook", False),
-        "swapaxes": ("swapaxes_hook", False),
-        "moveaxis": ("moveaxis_hook",),
-        "reshape": ("reshape_hook", False),
-        "expand_dims": ("expand_dims_hook",),
-        "squeeze": ("squeeze_hook", False),
-        "concatenate": ("join_hook", "concat"),
-        "concat": ("join_hook", "concat"),
-        "stack": ("join_hook", "stack"),
-        "split": ("split_hook",),
-        "broadcast_to": ("broadcast_to_hook",),
+    manipulation: dict[str, tuple[str, tuple[object, ...]]] = {
+        "transpose": ("transpose_hook", (False,)),
+        "permute_dims": ("transpose_hook", (False,)),
+        "swapaxes": ("swapaxes_hook", (False,)),
+        "moveaxis": ("moveaxis_hook", ()),
+        "reshape": ("reshape_hook", (False,)),
+        "expand_dims": ("expand_dims_hook", ()),
+        "squeeze": ("squeeze_hook", (False,)),
+        "concatenate": ("join_hook", ("concat",)),
+        "concat": ("join_hook", ("concat",)),
+        "stack": ("join_hook", ("stack",)),
+        "split": ("split_hook", ()),
+        "broadcast_to": ("broadcast_to_hook", ()),
     }
-    for fn, (factory, *args) in manipulation.items():
+    for fn, (factory, args) in manipulation.items():
         table[f"{names.MANIPULATION_MODULE}.{fn}"] = _Deferred("_manipulation", factory, *args)
     return table
 
