@@ -249,3 +249,36 @@ def test_wrap_and_dtype_lookups_still_reject_unsupported_dtypes() -> None:
     t = tt._tensor.wrap(np.zeros(2, np.dtype(">f4")))
     assert t.dtype is tt.float32
     assert tt._tensor.wrap(np.float32(1)).shape == ()
+
+
+@pytest.mark.parametrize("expected", [False, True])
+def test_sizes_only_parallel_kernels_win_follow_the_machine(
+    expected: bool, fresh_plans: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Entries where only the parallel kernels beat numpy run numba when they will run
+    (checked per call) and numpy's loops while the cores are busy."""
+    a = np.random.default_rng(5).standard_normal((64, 32)).astype(np.float32)
+    never_serial = a.nbytes
+    table = {w: dict(v) for w, v in _routing.NUMBA_FROM_BYTES.items()}
+    table["sum"]["rows"] = never_serial
+    monkeypatch.setattr(_routing, "NUMBA_FROM_BYTES", table)
+    monkeypatch.setattr(_routing, "_NEVER_UP_TO_16M", never_serial)
+    monkeypatch.setattr(_routing, "parallel_kernels_expected", lambda: expected)
+    with tt.use_backend("numba"):
+        got = tt.asarray(a).sum(axis=1).numpy()
+    want = _numba.reduce("sum", a, (1,), False, a.dtype) if expected else a.sum(axis=1)
+    assert want is not None
+    _same_bits(got, want)
+
+
+def test_parallel_kernels_expected_reads_the_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TYPEDTENSOR_NUMBA_PARALLEL", "0")
+    assert not _routing.parallel_kernels_expected()
+    monkeypatch.setenv("TYPEDTENSOR_NUMBA_PARALLEL", "1")
+    assert _routing.parallel_kernels_expected()
+    monkeypatch.setenv("TYPEDTENSOR_NUMBA_PARALLEL", "auto")
+    monkeypatch.setattr(_routing.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(_routing.os, "getloadavg", lambda: (3.0, 3.0, 3.0))
+    assert not _routing.parallel_kernels_expected()
+    monkeypatch.setattr(_routing.os, "getloadavg", lambda: (0.9, 3.0, 3.0))
+    assert _routing.parallel_kernels_expected()

@@ -13,6 +13,7 @@ they give the numpy backend's answers bit for bit (tests/runtime/test_fast_paths
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -30,7 +31,8 @@ Run = Callable[[Array, dict[str, Any]], Array]
 
 #: numba never won up to 16 MB with serial kernels (numpy's SIMD loops for vertical sums,
 #: max/min and argmax over rows of 256); at 512 MB the parallel kernels win every layout
-#: (benchmarks/README.md); the sizes between were not measured
+#: (benchmarks/README.md), so from 64 MB these run numba when its parallel kernels will run
+#: (``parallel_kernels_expected``) and numpy otherwise; the sizes between were not measured
 _NEVER_UP_TO_16M = 1 << 26
 #: The input size (bytes) from which the numba backend runs a reduction, per op and layout
 #: (``layout``); below it numpy's loops run. Measured with benchmarks/measure_crossover.py
@@ -234,8 +236,9 @@ def _quiet_state(ignored: tuple[str, ...] = _INVALID_DIVIDE) -> Any:
 
 
 def _norm_runner(axes: tuple[int, ...], keepdims: bool, zero_d: bool, otherwise: Run) -> Run:
-    """The plain L1/L2 norm of float32/float64: the numpy backend's calls (|x|, its square,
-    the sum, the root) under its error state; other ``p`` and modes run ``otherwise``."""
+    """The plain L1/L2 norm of float32/float64: the numpy backend's answer (|x|, its square,
+    the sum, the root; the square of x itself, which skips a pass over the input, is the
+    same number) under its error state; other ``p`` and modes run ``otherwise``."""
     add_reduce: Any = np.add.reduce
     switch, quiet_state = _ERRSTATE, _quiet_state
 
@@ -245,10 +248,10 @@ def _norm_runner(axes: tuple[int, ...], keepdims: bool, zero_d: bool, otherwise:
             return otherwise(a, params)
         token = switch.set(quiet_state(_OVER_INVALID_DIVIDE))
         try:
-            x = np.abs(a)
-            r = add_reduce(x * x if p == 2 else x, axes, None, None, keepdims)
-            if p == 2:
-                r = np.sqrt(r)
+            if p == 2:  # |x|^2 == x*x; abs of the root restores the NaN sign |x| gives
+                r = np.abs(np.sqrt(add_reduce(a * a, axes, None, None, keepdims)))
+            else:
+                r = add_reduce(np.abs(a), axes, None, None, keepdims)
         finally:
             switch.reset(token)
         return np.asarray(r) if zero_d else r
@@ -408,5 +411,31 @@ def runner(
             return numpy_runner(op, axes, ndim, keepdims, dtype, input_dtype, shape)
     run = functools.partial(_reduce_with, backend, op)
     if not keepdims and len(axes) == ndim:
-        return lambda a, params: np.asarray(run(a, axes, keepdims, dtype, **params))
-    return lambda a, params: run(a, axes, keepdims, dtype, **params)
+        backend_run: Run = lambda a, params: np.asarray(run(a, axes, keepdims, dtype, **params))  # noqa: E731
+    else:
+        backend_run = lambda a, params: run(a, axes, keepdims, dtype, **params)  # noqa: E731
+    if backend == "numba" and threshold == _NEVER_UP_TO_16M:
+        # only the parallel kernels beat numpy here: numpy's loops while they would run serially
+        fallback = numpy_runner(op, axes, ndim, keepdims, dtype, input_dtype, shape)
+        return lambda a, params: (
+            backend_run(a, params) if parallel_kernels_expected() else fallback(a, params)
+        )
+    return backend_run
+
+
+def idle_cores() -> bool:
+    """Does a second thread find a free core? (1-minute load average below cores - 0.5)."""
+    try:
+        load = os.getloadavg()[0]
+    except OSError:  # pragma: no cover - no load average on this platform
+        return True
+    return load < (os.cpu_count() or 1) - 0.5
+
+
+def parallel_kernels_expected() -> bool:
+    """Would the numba backend run a large input's parallel kernels now?
+    (``TYPEDTENSOR_NUMBA_PARALLEL``, else 2+ cores and one of them free.)"""
+    forced = os.environ.get("TYPEDTENSOR_NUMBA_PARALLEL", "auto").strip().lower()
+    if forced in ("0", "1", "false", "true", "no", "yes", "off", "on"):
+        return forced in ("1", "true", "yes", "on")
+    return (os.cpu_count() or 1) >= 2 and idle_cores()

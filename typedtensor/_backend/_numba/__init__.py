@@ -29,6 +29,7 @@ import numpy.typing as npt
 
 from ... import _rules as rules
 from .. import _numpy as _ref
+from .._routing import idle_cores as _idle_cores
 from . import _kernels as kern
 from ._cache import CACHE, CACHE_DIR
 
@@ -67,15 +68,6 @@ def _parallel(size: int) -> bool:
     if forced in ("0", "1", "false", "true", "no", "yes", "off", "on"):
         return forced in ("1", "true", "yes", "on")
     return _idle_cores()
-
-
-def _idle_cores() -> bool:
-    """Does a second thread find a free core? (1-minute load average below cores - 0.5)."""
-    try:
-        load = os.getloadavg()[0]
-    except OSError:  # pragma: no cover - no load average on this platform
-        return True
-    return load < (os.cpu_count() or 1) - 0.5
 
 
 def _launch(serial: Any, parallel: Any, par: bool, *args: Any) -> None:
