@@ -282,3 +282,13 @@ def test_parallel_kernels_expected_reads_the_setting(monkeypatch: pytest.MonkeyP
     assert not _routing.parallel_kernels_expected()
     monkeypatch.setattr(_routing.os, "getloadavg", lambda: (0.9, 3.0, 3.0))
     assert _routing.parallel_kernels_expected()
+
+
+def test_l2_norm_keeps_the_nan_sign_bits_of_the_numpy_backend() -> None:
+    neg_nan = np.copysign(np.nan, -1.0)
+    for dtype in ("float32", "float64"):
+        a = np.array([[neg_nan, 1.0], [-np.inf, 2.0], [-0.0, -0.0]], dtype)
+        for axes, keepdims in (((1,), False), ((0, 1), False), ((0,), True)):
+            want = _numpy.reduce("norm", a, axes, keepdims, a.dtype, p=2.0, eps=0.0, mode="plain")
+            run = _routing.numpy_runner("norm", axes, 2, keepdims, a.dtype, a.dtype, a.shape)
+            _same_bits(run(a, {"p": 2.0, "eps": 0.0, "mode": "plain"}), want)
