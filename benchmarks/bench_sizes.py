@@ -156,6 +156,46 @@ def elementwise_cases(a: Array) -> dict[str, Trio]:
     }
 
 
+def issue_cases() -> dict[str, Trio]:
+    """The cases issue #18 measured (float32)."""
+    rng = np.random.default_rng(0)
+    x16 = rng.standard_normal(16).astype(np.float32)
+    m = rng.standard_normal((64, 128)).astype(np.float32)
+    row = rng.standard_normal(128).astype(np.float32)
+    big = rng.standard_normal((512, 512)).astype(np.float32)
+    huge = rng.standard_normal((2048, 2048)).astype(np.float32)
+    out: dict[str, Trio] = {}
+    b16, t16 = Bare(x16), tt.asarray(x16)
+    out["x.sum(axis=-1), 16 elements"] = (
+        lambda: x16.sum(axis=-1),
+        lambda: b16.reduce("sum", -1),
+        lambda: t16.sum(axis=-1),
+    )
+    bm, tm, br, tr = Bare(m), tt.asarray(m), Bare(row), tt.asarray(row)
+    out["x.argmax(axis=-1), (64, 128)"] = (
+        lambda: m.argmax(axis=-1),
+        lambda: bm.argmax(-1),
+        lambda: tm.argmax(axis=-1),
+    )
+    out["x + y, (64, 128) + (128,)"] = (lambda: m + row, lambda: bm + br, lambda: tm + tr)
+    ln = elementwise_cases(m)["layer norm"]
+    out["layer norm, (64, 128)"] = ln
+    bb, tb = Bare(big), tt.asarray(big)
+    out["x.max(), (512, 512)"] = (lambda: big.max(), lambda: Bare(bb.a.max()), lambda: tb.max())
+    out["x.mean(axis=0), (512, 512)"] = (
+        lambda: big.mean(axis=0),
+        lambda: bb.reduce("mean", 0),
+        lambda: tb.mean(axis=0),
+    )
+    bh, th = Bare(huge), tt.asarray(huge)
+    out["x.argmax(axis=-1), (2048, 2048)"] = (
+        lambda: huge.argmax(axis=-1),
+        lambda: bh.argmax(-1),
+        lambda: th.argmax(axis=-1),
+    )
+    return out
+
+
 def shape_for(nbytes: int) -> tuple[int, ...]:
     """float32 of ``nbytes``: rows of up to 256 elements ((1, 16) .. (65536, 256))."""
     n = nbytes // 4
@@ -195,7 +235,15 @@ def main() -> None:
     parser.add_argument("--ops", help="comma-separated op names")
     parser.add_argument("--json", help="write the rows as JSON")
     parser.add_argument("--plot", help="write a plot of the ratios (needs matplotlib)")
+    parser.add_argument("--markdown", help="write the ratio table as markdown to this file")
+    parser.add_argument("--issue", action="store_true", help="only the cases of issue #18")
     args = parser.parse_args()
+    if args.issue:
+        print(f"load average {os.getloadavg()}; us per call: numpy, bare, typedtensor")
+        for label, trio in issue_cases().items():
+            t_np, t_bare, t_tt = time_trio(trio, 0.3)
+            print(f"| {label} | {t_np * 1e6:.2f} | {t_bare * 1e6:.2f} | {t_tt * 1e6:.2f} |")
+        return
     sizes = [64, 1 << 10, 1 << 14, 1 << 16, 1 << 18, 1 << 22, 1 << 26]
     if args.quick:
         sizes = [64, 1 << 10, 1 << 14, 1 << 16, 1 << 18]
@@ -244,6 +292,31 @@ def main() -> None:
             json.dump({"load": os.getloadavg(), "rows": rows}, f, indent=1)
     if args.plot:
         plot(rows, args.plot)
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(markdown(rows))
+
+
+def markdown(rows: list[dict[str, Any]]) -> str:
+    """One line per op: typedtensor/bare (typedtensor/numpy) at each size."""
+    sizes = sorted({r["bytes"] for r in rows})
+    table: dict[str, dict[int, dict[str, Any]]] = {}
+    for r in rows:
+        table.setdefault(f"{r['op']} {r['axis']}".strip(), {})[r["bytes"]] = r
+    head = "| op | " + " | ".join(fmt_size(s) for s in sizes) + " |\n"
+    head += "|---|" + "---:|" * len(sizes) + "\n"
+    lines = []
+    for name, by_size in table.items():
+        cells = []
+        for s in sizes:
+            r = by_size.get(s)
+            cells.append(
+                ""
+                if r is None
+                else f"{r['tt_s'] / r['bare_s']:.2f} ({r['tt_s'] / r['numpy_s']:.2f})"
+            )
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return head + "\n".join(lines) + "\n"
 
 
 def plot(rows: list[dict[str, Any]], path: str) -> None:
