@@ -76,6 +76,16 @@ def median_times(fns: list[Any], budget: float = 0.25) -> list[float]:
     return [statistics.median(s) for s in samples]
 
 
+def time_both(
+    op: str, a: np.ndarray[Any, Any], axes: tuple[int, ...], rdt: Any, params: dict[str, Any]
+) -> list[float]:
+    """Median seconds of numpy's runner and of the numba backend on the same call."""
+    run = numpy_runner(op, axes, a.ndim, False, rdt, a.dtype, a.shape)
+    return median_times(
+        [lambda: run(a, params), lambda: nb.reduce(op, a, axes, False, rdt, **params)]
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ops", default=",".join(OPS))
@@ -94,13 +104,7 @@ def main() -> None:
                     assert layout(a.shape, a.strides, axes) == where, (a.shape, where)
                     out = {"same": a.dtype, "bool": np.dtype(bool), "int64": np.dtype(np.int64)}
                     rdt = out[rule]
-                    run = numpy_runner(op, axes, a.ndim, False, rdt)
-                    t_np, t_nb = median_times(
-                        [
-                            lambda: run(a, params),
-                            lambda: nb.reduce(op, a, axes, False, rdt, **params),
-                        ]
-                    )
+                    t_np, t_nb = time_both(op, a, axes, rdt, params)
                     ratios.append(t_np / t_nb)
                 wins_from = None
                 for i in range(len(SIZES) - 1, -1, -1):
