@@ -16,7 +16,7 @@ from ._dtypes import DType, as_dtype_class, dtype_class_of
 from ._errors import AxisError, ShapeError
 from ._reduce_plan import reduce_array
 
-__all__ = ["AnyTensor", "Axis", "Dim", "L2Variant", "NormMode", "Tensor", "wrap"]
+__all__ = ["AnyTensor", "Axis", "Dim", "L2Variant", "NormMode", "Tensor", "TensorBase", "wrap"]
 
 DT = TypeVar("DT", bound=DType, covariant=True)
 Shape = TypeVarTuple("Shape")
@@ -24,7 +24,10 @@ Shape = TypeVarTuple("Shape")
 #: The ``axis`` argument of every reduction.
 Axis: TypeAlias = Union[int, tuple[int, ...], None]
 #: An operand of an elementwise operation.
-Operand: TypeAlias = Union["Tensor[Any, Unpack[tuple[Any, ...]]]", int, float, complex, bool]
+#: Tensors are named by their non-generic base ``TensorBase``, not ``Tensor[Any, ...]``: mypy
+#: solves a generic call's type variables from its type context first, so an ``Any``-filled
+#: ``Tensor`` here erased the symbols of an operand such as ``x + same(x)``.
+Operand: TypeAlias = Union["TensorBase", npt.NDArray[Any], int, float, complex, bool]
 #: Norm modes: the plain Lp norm and oneDNN's four eps modes.
 NormMode: TypeAlias = Literal["plain", "lp_max", "lp_sum", "power_p_max", "power_p_sum"]
 #: L2-normalize variants of TensorFlow, PyTorch and OpenVINO (eps_mode add / max).
@@ -78,7 +81,13 @@ def _real(name: str, value: object) -> float:
     return float(value)
 
 
-class Tensor(Generic[DT, Unpack[Shape]]):
+class TensorBase:
+    """The non-generic base of ``Tensor``, used in operand annotations (see ``Operand``)."""
+
+    __slots__ = ()
+
+
+class Tensor(TensorBase, Generic[DT, Unpack[Shape]]):
     """An ndarray with its dtype and dims in the type: ``Tensor[tt.float32, L[8], L[10]]``.
 
     Construct with ``tt.asarray``, ``tt.zeros`` and friends, or check a declared shape with
@@ -87,6 +96,10 @@ class Tensor(Generic[DT, Unpack[Shape]]):
 
     __slots__ = ("_data",)
     __array_priority__ = 1000  # numpy defers binary operators to Tensor
+    #: ndarray operators defer to Tensor's (``ndarray + Tensor`` is a Tensor, as the checkers
+    #: say), and numpy ufuncs reject a Tensor (its stub has no ``__array__``, so the checkers
+    #: reject ``np.exp(x)`` too): use ``tt.exp(x)`` or ``np.exp(x.numpy())``
+    __array_ufunc__ = None
 
     _data: npt.NDArray[Any]
 
@@ -554,7 +567,7 @@ class Tensor(Generic[DT, Unpack[Shape]]):
     # ----------------------------------------- bitwise / logical (bool and integer dtypes)
     def __invert__(self) -> Tensor[DT, Unpack[Shape]]:
         """``~x``: logical not of a bool tensor, bitwise not of ints (floats: TypeError)."""
-        return wrap(np.invert(self._data))  # type: ignore[return-value]
+        return wrap(np.invert(self._data))
 
     def __and__(self, other: Operand) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
         return self._binary(other, np.bitwise_and)  # type: ignore[no-any-return]
@@ -772,8 +785,7 @@ def _show(dims: Sequence[object]) -> str:
 # shape manipulation lives in its own module, which imports this one: bound after Tensor
 from . import manipulation as _manipulation  # noqa: E402
 
-# the indexing and matmul dunders' modules import this one, so they are bound last, once Tensor
-# exists (an import inside each method cost ~1.7 us a call)
+# the same for the indexing and matmul dunders (an import inside each method cost ~1.7 us a call)
 from ._indexing import getitem as _getitem  # noqa: E402
 from ._indexing import setitem as _setitem  # noqa: E402
 from .linalg import matmul as _matmul  # noqa: E402

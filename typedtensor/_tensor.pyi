@@ -34,7 +34,7 @@ from ._dtypes import (
     int64,
 )
 
-__all__ = ["AnyTensor", "Axis", "Dim", "Tensor", "wrap"]
+__all__ = ["AnyTensor", "Axis", "Dim", "Tensor", "TensorBase", "wrap"]
 
 #: True only under mypy with the typedtensor_mypy plugin (``options.always_true``).
 TYPEDTENSOR_MYPY_PLUGIN: Final[bool]
@@ -70,13 +70,13 @@ _Sh = TypeVarTuple("_Sh")
 _Rest = TypeVarTuple("_Rest")
 
 Axis: TypeAlias = Union[int, tuple[int, ...], None]
-Operand: TypeAlias = Union[Tensor[Any, Unpack[tuple[Any, ...]]], int, float, complex, bool]
+Operand: TypeAlias = Union[TensorBase, npt.NDArray[Any], int, float, complex, bool]
 #: An operand of ``@`` (a Python scalar is rejected statically; numpy raises for one).
-MatmulOperand: TypeAlias = Union[Tensor[Any, Unpack[tuple[Any, ...]]], npt.NDArray[Any]]
+MatmulOperand: TypeAlias = Union[TensorBase, npt.NDArray[Any]]
 #: One item of an index: an int (or numpy integer), a slice, ``None`` (a new axis), ``...``,
 #: or an integer array / boolean mask (Tensor, ndarray or list).
 IndexItem: TypeAlias = Union[
-    SupportsIndex, slice, None, EllipsisType, Tensor[Any, Unpack[tuple[Any, ...]]], npt.NDArray[Any], list[Any]
+    SupportsIndex, slice, None, EllipsisType, TensorBase, npt.NDArray[Any], list[Any]
 ]
 #: ``x[index]``: an item or a tuple of items.
 Index: TypeAlias = Union[IndexItem, tuple[IndexItem, ...]]
@@ -91,15 +91,29 @@ class Dim:
 
     def __new__(cls, *args: object, **kwargs: object) -> Dim: ...
 
-class Tensor(Generic[DT, Unpack[Shape]]):
-    """An ndarray with its dtype and dims in the type: ``Tensor[tt.float32, L[8], L[10]]``."""
+class TensorBase:
+    """The non-generic base of ``Tensor``, used in operand annotations: mypy infers a generic
+    call's type variables from its type context first, and an ``Any``-filled ``Tensor`` there
+    erased the symbols of an operand such as ``x + same(x)``."""
+
+class Tensor(TensorBase, Generic[DT, Unpack[Shape]]):
+    """An ndarray with its dtype and dims in the type: ``Tensor[tt.float32, L[8], L[10]]``.
+
+    No ``__array__`` here (the runtime has it, for ``np.asarray(x)``): with it, numpy's stubs
+    would accept a Tensor as an array and type ``ndarray + Tensor`` as an ndarray, where the
+    runtime gives a Tensor (``__array_ufunc__ = None``).
+    """
 
     __array_priority__: int
+    __array_ufunc__: None
     _data: npt.NDArray[Any]
 
     def __init__(self, data: npt.ArrayLike) -> None: ...
-    @property
-    def shape(self) -> tuple[Unpack[Shape]]: ...
+    if MYPY:
+        @property
+        def shape(self) -> tuple[Unpack[Shape]]: ...
+    else:
+        shape: ClassVar[_ShapeProperty]
     @property
     def dtype(self) -> type[DT]: ...
     @property
@@ -107,7 +121,6 @@ class Tensor(Generic[DT, Unpack[Shape]]):
     @property
     def size(self) -> int: ...
     def numpy(self) -> npt.NDArray[Any]: ...
-    def __array__(self, dtype: Any = None, copy: bool | None = None) -> npt.NDArray[Any]: ...
     def item(self) -> Any: ...
     def __float__(self) -> float: ...
     def __int__(self) -> int: ...
@@ -350,6 +363,20 @@ class Tensor(Generic[DT, Unpack[Shape]]):
     def __setitem__(self, index: Index, value: Operand) -> None: ...
 
 AnyTensor: TypeAlias = Tensor[Any, Unpack[tuple[Any, ...]]]
+
+class _ShapeProperty:
+    """``Tensor.shape`` for pyright: the dims as a tuple (``tuple[B, Literal[3]]``), and
+    ``tuple[int, ...]`` where every dim is unknown (``Any``, or the unknown rank): pyright's
+    strict mode calls a tuple of unknown dims "partially unknown"."""
+
+    @overload
+    def __get__(
+        self, obj: Tensor[Any, _UnknownDim, Unpack[tuple[_UnknownDim, ...]]], owner: Any
+    ) -> tuple[int, ...]: ...
+    @overload
+    def __get__(self, obj: Tensor[Any, Unpack[_Sh]], owner: Any) -> tuple[Unpack[_Sh]]: ...
+    @overload
+    def __get__(self, obj: None, owner: Any) -> Self: ...
 _O = TypeVar("_O", bound=AnyTensor)  # out=: the call returns that tensor
 _X = TypeVar("_X", bound=DType)  # dtype=: the result has the named class
 

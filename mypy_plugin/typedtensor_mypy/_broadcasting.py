@@ -1,21 +1,30 @@
 """Broadcasting of two static shapes (``Shape``: prefix, optional unpacked part, suffix) by the
-shared rule ``rules.broadcast_shapes``, and the ``typedtensor-shape`` report when it fails.
+shared rule ``rules.broadcast_shapes``, and the report when it fails.
 
 Every hook that broadcasts (operators, ``tt.maximum``, matmul's batch dims, ``tt.where``...)
-calls ``broadcast`` and, on ``StaticBroadcastError``, ``report_broadcast_failure``.
+calls ``broadcast`` and, on ``StaticBroadcastError``, ``report_broadcast_failure``. Symbolic dims
+(TypeVars, ``tt.Dim`` markers) broadcast only with themselves, 1 and ``Any`` (the rule's
+``is_symbolic``); a failure that involves one is reported under ``typedtensor-symbolic``.
 """
 
 from __future__ import annotations
 
-from mypy.nodes import Context
-from mypy.types import Type, TypeVarTupleType, get_proper_type
+from mypy.nodes import CallExpr, Context, Expression, MemberExpr, NameExpr, RefExpr
+from mypy.types import Instance, Type, TypeVarTupleType, TypeVarType, get_proper_type
 
+from . import _names as names
 from . import errorcodes
 from ._args import CallContext
 from ._rules import rules
-from ._tensortypes import Shape, any_dim, dim_size, render_tensor
+from ._tensortypes import Shape, any_dim, dim_size, render_dim, render_tensor
 
-__all__ = ["StaticBroadcastError", "broadcast", "report_broadcast_failure"]
+__all__ = [
+    "StaticBroadcastError",
+    "broadcast",
+    "dropped_dims_hint",
+    "is_symbolic_dim",
+    "report_broadcast_failure",
+]
 
 
 class StaticBroadcastError(Exception):
@@ -29,9 +38,26 @@ class StaticBroadcastError(Exception):
         self.from_end = from_end
 
 
+def is_symbolic_dim(dim: Type) -> bool:
+    """A TypeVar or a ``tt.Dim`` marker class (not ``Any``, not a literal size)."""
+    p = get_proper_type(dim)
+    if isinstance(p, TypeVarType):
+        return True
+    return isinstance(p, Instance) and p.type.has_base(names.DIM) and p.type.fullname != names.DIM
+
+
 def _bcast(a: tuple[Type, ...], b: tuple[Type, ...]) -> tuple[Type, ...]:
     try:
-        return tuple(rules.broadcast_shapes(a, b, size_of=dim_size, unknown=any_dim()))
+        return tuple(
+            rules.broadcast_shapes(
+                a,
+                b,
+                size_of=dim_size,
+                unknown=any_dim(),
+                is_symbolic=is_symbolic_dim,
+                render_dim=render_dim,
+            )
+        )
     except rules.BroadcastError as err:
         raise StaticBroadcastError(err) from None
 
@@ -70,19 +96,86 @@ def broadcast(left: Shape, right: Shape) -> Shape | None:
     return None
 
 
+def _axis_text(shape: Shape, position: int, from_end: bool) -> str:
+    """Which axis of an operand a failing position is: ``axis 1`` (exact rank) or ``axis -1``."""
+    if from_end and shape.exact:
+        return f"axis {len(shape.prefix) + position}"
+    return f"axis {position}" if from_end else "a leading axis"
+
+
 def report_broadcast_failure(
     ctx: CallContext,
     failure: StaticBroadcastError,
     left: tuple[Type, Shape],
     right: tuple[Type, Shape],
     anchor: Context,
+    operands: tuple[Expression | None, Expression | None] = (None, None),
 ) -> None:
-    """Report ``failure`` of broadcasting ``left`` with ``right`` (each ``(dtype, shape)``)."""
+    """Report ``failure`` of broadcasting ``left`` with ``right`` (each ``(dtype, shape)``);
+    ``operands`` are the two operand expressions, for the keepdims hint."""
     err = failure.err
+    symbolic = isinstance(err, rules.SymbolicBroadcastError)
     where = f" at position {err.position}" if failure.from_end else ""
-    ctx.api.fail(
-        f"cannot broadcast dim {dim_size(err.left)} with dim {dim_size(err.right)}{where}: "
-        f"{render_tensor(left[0], left[1].items)} vs {render_tensor(right[0], right[1].items)}",
-        anchor,
-        code=errorcodes.SHAPE,
+    axes = (
+        f" ({_axis_text(left[1], err.position, failure.from_end)} of the left operand, "
+        f"{_axis_text(right[1], err.position, failure.from_end)} of the right)"
     )
+    a, b = render_dim(err.left), render_dim(err.right)  # type: ignore[arg-type]
+    message = (
+        f"cannot broadcast dim {a} with dim {b}{where}: "
+        f"{render_tensor(left[0], left[1].items)} vs {render_tensor(right[0], right[1].items)}"
+        f"{axes}"
+    )
+    if symbolic:
+        symbol = a if is_symbolic_dim(err.left) else b  # type: ignore[arg-type]
+        message += f"; the symbolic dim {symbol} broadcasts only with {symbol}, 1 and Any"
+    code = errorcodes.SYMBOLIC if symbolic else errorcodes.SHAPE
+    ctx.api.fail(message, anchor, code=code)
+    hint = dropped_dims_hint(operands)
+    if hint is not None:
+        ctx.api.msg.note(hint, anchor, code=code)
+
+
+def dropped_dims_hint(operands: tuple[Expression | None, Expression | None]) -> str | None:
+    """``did you mean keepdims=True?`` when an operand is a reduction call that drops its
+    reduced dims (no ``keepdims``, or ``keepdims=False``)."""
+    for side, expr in zip(("left", "right"), operands, strict=True):
+        name = _dropping_reduction(expr)
+        if name is not None:
+            return (
+                f"the {side} operand is {name}(...) without keepdims=True, which drops the "
+                "reduced dims; did you mean keepdims=True?"
+            )
+    return None
+
+
+def _keepdims_slot(name: str, spec: rules.ReductionSpec) -> int:
+    """Position of ``keepdims`` among a method's positional parameters (after ``self``):
+    ``sum(axis, keepdims)``, ``norm(p, axis, keepdims)``,
+    ``norm_lp_max(p, eps, axis, keepdims)``."""
+    if spec.norm_mode is not None:
+        return 3
+    return 2 if name == "norm" else 1
+
+
+def _dropping_reduction(expr: Expression | None) -> str | None:
+    """The reduction's name if ``expr`` is ``x.<op>(...)`` / ``tt.<op>(...)`` whose ``keepdims``
+    is absent or a literal ``False`` (it drops the reduced dims)."""
+    if not isinstance(expr, CallExpr):
+        return None
+    callee = expr.callee
+    if isinstance(callee, MemberExpr):
+        name = callee.name
+        module_call = isinstance(callee.expr, RefExpr) and callee.expr.fullname == names.PKG
+    elif isinstance(callee, NameExpr):
+        name, module_call = callee.name, True
+    else:
+        return None
+    spec = rules.REDUCTIONS.get(name)
+    if spec is None or spec.keeps_shape:
+        return None
+    slot = _keepdims_slot(name, spec) + (1 if module_call else 0)
+    for i, (arg_name, arg) in enumerate(zip(expr.arg_names, expr.args, strict=True)):
+        if arg_name == "keepdims" or (arg_name is None and i == slot):
+            return name if isinstance(arg, NameExpr) and arg.fullname == "builtins.False" else None
+    return name

@@ -1,12 +1,16 @@
 """Constructors typed from literal shapes: ``tt.zeros((10, 20), dtype=tt.float32)`` is
 ``Tensor[float32, Literal[10], Literal[20]]``; ``tt.tensor(arr, shape=(B, 3))`` is the declared
-type (``B`` a TypeVar in scope or a ``tt.Dim`` marker)."""
+type (``B`` a TypeVar in scope or a ``tt.Dim`` marker); inside a generic function, where mypy
+rejects a TypeVar used as a value, a size typed by a dim declares it:
+``tt.tensor(arr, shape=(x.shape[0], 3))`` is ``Tensor[Any, B, Literal[3]]`` for ``x`` of
+``Tensor[DT, B, ...]``."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from mypy.nodes import (
+    ARG_POS,
     Expression,
     FuncItem,
     IntExpr,
@@ -15,7 +19,7 @@ from mypy.nodes import (
     TypeInfo,
     TypeVarExpr,
 )
-from mypy.plugin import FunctionContext
+from mypy.plugin import FunctionContext, MethodContext
 from mypy.types import (
     AnyType,
     Instance,
@@ -29,10 +33,11 @@ from mypy.types import (
 from . import _names as names
 from . import errorcodes
 from ._args import find_arg, literal_value
+from ._broadcasting import is_symbolic_dim
 from ._dtypes import dtype_instance, scalar_kind
-from ._tensortypes import Shape, any_dim, as_tensor, literal_dim, make_tensor
+from ._tensortypes import Shape, any_dim, as_tensor, literal_dim, make_tensor, render_tensor
 
-__all__ = ["arange_hook", "shape_constructor_hook", "tensor_hook"]
+__all__ = ["arange_hook", "assert_shape_hook", "shape_constructor_hook", "tensor_hook"]
 
 _FULL_DEFAULT = {"int": "int64", "float": "float64", "complex": "complex128", "bool": "bool"}
 
@@ -112,7 +117,25 @@ def tensor_hook(ctx: FunctionContext) -> Type:
     return make_tensor(default.info, default.dtype, Shape(dims))
 
 
-def _declared_dim(ctx: FunctionContext, expr: Expression, t: Type | None) -> Type:
+def assert_shape_hook(ctx: MethodContext) -> Type:
+    """``x.assert_shape(x.shape[0], 3)``: the receiver with the declared dims (runtime-checked);
+    the receiver's dtype is kept."""
+    me = as_tensor(ctx.type)
+    if me is None or len(ctx.args) != 1 or any(k != ARG_POS for k in ctx.arg_kinds[0]):
+        return ctx.default_return_type  # `*dims` passed as a splat: the rank is not known
+    exprs, types = ctx.args[0], ctx.arg_types[0]
+    dims = tuple(_declared_dim(ctx, e, t) for e, t in zip(exprs, types, strict=True))
+    if me.shape.exact and len(dims) != len(me.shape.prefix):
+        ctx.api.fail(
+            f"assert_shape declares {len(dims)} dims but the tensor has rank "
+            f"{len(me.shape.prefix)}: {render_tensor(me.dtype, me.shape.items)}",
+            ctx.context,
+            code=errorcodes.SHAPE,
+        )
+    return make_tensor(me.info, me.dtype, Shape(dims))
+
+
+def _declared_dim(ctx: FunctionContext | MethodContext, expr: Expression, t: Type | None) -> Type:
     if isinstance(expr, IntExpr) and expr.value >= 0:
         return literal_dim(ctx.api, expr.value)
     if isinstance(expr, NameExpr):
@@ -126,10 +149,12 @@ def _declared_dim(ctx: FunctionContext, expr: Expression, t: Type | None) -> Typ
     value = literal_value(t)
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
         return literal_dim(ctx.api, value)
+    if t is not None and is_symbolic_dim(t):  # a size typed by a dim: `x.shape[0]` is `B`
+        return t
     return any_dim()
 
 
-def _type_var_in_scope(ctx: FunctionContext, fullname: str) -> Type | None:
+def _type_var_in_scope(ctx: FunctionContext | MethodContext, fullname: str) -> Type | None:
     """The TypeVar ``fullname`` as bound by the enclosing function or class, if any."""
     scope = getattr(ctx.api, "scope", None)
     candidates: list[TypeVarLikeType] = []

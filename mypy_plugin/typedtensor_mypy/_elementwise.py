@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Union
 
-from mypy.nodes import Context
+from mypy.nodes import ComparisonExpr, Context, Expression, OpExpr
 from mypy.plugin import FunctionContext, MethodContext
 from mypy.types import Type
 
@@ -37,7 +37,7 @@ def binary_method_hook(kind: str, reflected: bool) -> Callable[[MethodContext], 
         if me is None or other is None:
             return ctx.default_return_type
         left, right = (other, me) if reflected else (me, other)
-        return _combine(ctx, kind, left, right, arg.anchor(ctx))
+        return _combine(ctx, kind, left, right, arg.anchor(ctx), _operator_operands(ctx))
 
     return hook
 
@@ -51,7 +51,7 @@ def binary_function_hook(kind: str) -> Callable[[FunctionContext], Type]:
         right = _operand(b.type) if b.given and not b.opaque else None
         if left is None or right is None or (isinstance(left, str) and isinstance(right, str)):
             return ctx.default_return_type
-        return _combine(ctx, kind, left, right, b.anchor(ctx))
+        return _combine(ctx, kind, left, right, b.anchor(ctx), (a.expr, b.expr))
 
     return hook
 
@@ -66,7 +66,24 @@ def _operand(t: Type | None) -> Operand | None:
     return Scalar(kind) if kind is not None else None
 
 
-def _combine(ctx: CallContext, kind: str, left: Operand, right: Operand, anchor: Context) -> Type:
+def _operator_operands(ctx: MethodContext) -> tuple[Expression | None, Expression | None]:
+    """The operand expressions of ``a - b`` (or of ``a.__sub__(b)``), left first."""
+    node = ctx.context
+    if isinstance(node, OpExpr):
+        return node.left, node.right
+    if isinstance(node, ComparisonExpr) and len(node.operands) == 2:
+        return node.operands[0], node.operands[1]
+    return None, None
+
+
+def _combine(
+    ctx: CallContext,
+    kind: str,
+    left: Operand,
+    right: Operand,
+    anchor: Context,
+    operands: tuple[Expression | None, Expression | None] = (None, None),
+) -> Type:
     tensor = left if isinstance(left, TensorView) else right
     assert isinstance(tensor, TensorView)
     dtype = elementwise_result_dtype(
@@ -81,7 +98,7 @@ def _combine(ctx: CallContext, kind: str, left: Operand, right: Operand, anchor:
         shape = broadcast(left.shape, right.shape)
     except StaticBroadcastError as failure:
         report_broadcast_failure(
-            ctx, failure, (left.dtype, left.shape), (right.dtype, right.shape), anchor
+            ctx, failure, (left.dtype, left.shape), (right.dtype, right.shape), anchor, operands
         )
         return make_tensor(tensor.info, dtype, Shape((), unknown_star(ctx.api)))
     if shape is None:

@@ -7,7 +7,9 @@ from typing import Final
 from ._rules import rules
 
 PKG: Final = "typedtensor"
+PKG_PREFIX: Final = "typedtensor."
 TENSOR: Final = "typedtensor._tensor.Tensor"
+TENSOR_BASE: Final = "typedtensor._tensor.TensorBase"
 DIM: Final = "typedtensor._tensor.Dim"
 DTYPES_MODULE: Final = "typedtensor._dtypes"
 REDUCTIONS_MODULE: Final = "typedtensor.reductions"

@@ -22,6 +22,7 @@ from mypy.plugin import (
 from mypy.types import FunctionLike, Type
 
 from . import _names as names
+from . import errorcodes  # noqa: F401  (registers the codes before mypy reads inline configs)
 from ._guard import guarded
 from ._rules import rules, rules_files
 
@@ -66,6 +67,7 @@ def _method_table() -> dict[str, Entry]:
         table[op] = _Deferred("_scans", "scan_hook", op, True)
     table["reduce_to"] = _Deferred("_reduce_to", "reduce_to_hook", None, True)
     table["sum_to"] = _Deferred("_reduce_to", "reduce_to_hook", "sum", True)
+    table["assert_shape"] = _Deferred("_creation", "assert_shape_hook")
     for dunder, (kind, reflected) in names.BINARY_DUNDERS.items():
         table[dunder] = _Deferred("_elementwise", "binary_method_hook", kind, reflected)
     for dunder, reflected in names.BITWISE_DUNDERS.items():
@@ -206,27 +208,28 @@ class TypedTensorPlugin(Plugin):
     def get_method_signature_hook(
         self, fullname: str
     ) -> Callable[[MethodSigContext], FunctionLike] | None:
-        """``argmax``/``argmin`` with a tuple axis: one precise error instead of two."""
+        """Every Tensor method: ``AnyTensor`` parameters retyped so that a generic argument
+        keeps its symbols; ``argmax``/``argmin`` with a tuple axis: one precise error."""
         answers = self._signature_answers
         if fullname in answers:
             return answers[fullname]
         cls, _, method = fullname.rpartition(".")
-        if method not in _SINGLE_AXIS or cls.startswith("builtins."):
+        if cls.startswith("builtins."):
             answers[fullname] = None
             return None
-        if cls != names.TENSOR:
-            return _single_axis_signature() if self._inherits(cls, method) else None
-        hook = answers[fullname] = _single_axis_signature()
+        if cls != names.TENSOR:  # a subclass of Tensor? (not kept: classes can change)
+            return _signature_hook(method in _SINGLE_AXIS) if self._inherits(cls, method) else None
+        hook = answers[fullname] = _signature_hook(method in _SINGLE_AXIS)
         return hook
 
     def get_function_signature_hook(
         self, fullname: str
     ) -> Callable[[FunctionSigContext], FunctionLike] | None:
-        """The functional ``tt.argmax``/``tt.argmin``, as for the methods."""
+        """Every typedtensor function, as for the methods."""
+        if not fullname.startswith(names.PKG_PREFIX):
+            return None
         module, _, fn = fullname.rpartition(".")
-        if module == names.REDUCTIONS_MODULE and fn in _SINGLE_AXIS:
-            return _single_axis_signature()
-        return None
+        return _signature_hook(module == names.REDUCTIONS_MODULE and fn in _SINGLE_AXIS)
 
     def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
         """Tensor's typed properties (``ndim``), also reached through subclasses."""
@@ -259,7 +262,7 @@ class TypedTensorPlugin(Plugin):
         return owner is not None and owner.fullname == names.TENSOR
 
 
-def _single_axis_signature() -> SignatureHook:
-    from ._signatures import single_axis_signature
+def _signature_hook(single_axis: bool) -> SignatureHook:
+    from ._signatures import signature_hook
 
-    return single_axis_signature
+    return signature_hook(single_axis)

@@ -243,7 +243,6 @@ def test_unary_float_dtype(a: str) -> None:
 
 def test_docstring_examples() -> None:
     import doctest
-
     import pkgutil
     from importlib import import_module
 

@@ -43,6 +43,7 @@ from .errors import (
     ScanAxisError,
     ShapeMismatchError,
     SliceStepError,
+    SymbolicBroadcastError,
     valid_axes_text,
 )
 from .indexing import (
@@ -105,6 +106,7 @@ __all__ = [
     "ScanAxisError",
     "ShapeMismatchError",
     "SliceStepError",
+    "SymbolicBroadcastError",
     "UnknownInt",
     "UnknownSlice",
     "assign_check",

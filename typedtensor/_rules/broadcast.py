@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from .errors import BroadcastError, ReduceToShapeError
+from .errors import BroadcastError, ReduceToShapeError, SymbolicBroadcastError
 
 __all__ = ["broadcast_shapes", "reduce_to_shape"]
 
@@ -16,21 +16,67 @@ def _int_size(d: object) -> int | None:
     return d if isinstance(d, int) else None
 
 
+def _never_symbolic(d: object) -> bool:
+    return False
+
+
+def _dim_text(d: object, size: int | None) -> str:
+    return str(size) if size is not None else str(d)
+
+
+_FAIL = object()
+
+
+def _broadcast_pair(
+    a: D, b: D, sa: int | None, sb: int | None, ya: bool, yb: bool, unknown: D | None
+) -> object:
+    """One aligned pair of dims (sizes ``sa``/``sb``, symbolic ``ya``/``yb``), or ``_FAIL``."""
+    if sa is not None and sb is not None:  # two known sizes
+        return a if sa == sb or sb == 1 else b if sa == 1 else _FAIL
+    if sa == 1:  # a known 1 yields to anything
+        return b
+    if sb == 1:
+        return a
+    if ya and yb:  # two symbols: only the same one
+        return a if a == b else _FAIL
+    if ya:  # a symbol against an unknown dim is the symbol; against a known n != 1 it fails
+        return a if sb is None else _FAIL
+    if yb:
+        return b if sa is None else _FAIL
+    if sa is not None:  # an unknown dim against a known n: n (gradual)
+        return a
+    if sb is not None:
+        return b
+    return a if a == b else unknown
+
+
 def broadcast_shapes(
     *shapes: Sequence[D],
     size_of: Callable[[D], int | None] = _int_size,
     unknown: D | None = None,
     render: Callable[[Sequence[D]], str] | None = None,
+    is_symbolic: Callable[[D], bool] = _never_symbolic,
+    render_dim: Callable[[D], str] | None = None,
 ) -> tuple[D, ...]:
-    """numpy broadcasting over dim items.
+    """numpy broadcasting over dim items, sound for symbolic dims.
 
-    A known size of 1 yields to the other dim; two equal items are kept; a known size other
-    than 1 against a symbolic/unknown dim is the result (the other must be 1 or equal at run
-    time); two different symbolic/unknown dims give ``unknown``. Raises ``BroadcastError``
-    when two known sizes differ and neither is 1.
+    Three kinds of dim item: a known size (``size_of`` gives it), a symbolic dim
+    (``is_symbolic``: a TypeVar or ``tt.Dim`` marker in the plugin, a name in the stubs) and an
+    unknown dim (``Any``). Per aligned pair:
+
+    - two known sizes: equal, or one is 1 (it yields to the other); else ``BroadcastError``;
+    - a symbolic dim broadcasts with itself, with a known 1 (the symbol is the result) and with
+      an unknown dim (the symbol is the result); against a known size other than 1 or a
+      different symbol it is a ``SymbolicBroadcastError`` (it would fail for most sizes);
+    - an unknown dim is gradual: against a known size ``n != 1`` the result is ``n`` (the
+      unknown dim must be 1 or ``n`` at run time), against 1 it stays unknown, two unknown dims
+      give ``unknown``.
 
     >>> broadcast_shapes((8, 1), (3,))
     (8, 3)
+    >>> sym = lambda d: isinstance(d, str)
+    >>> broadcast_shapes(("B", 1), (1, 3), is_symbolic=sym)
+    ('B', 3)
     """
     if not shapes:
         return ()
@@ -44,34 +90,32 @@ def broadcast_shapes(
         merged: list[D] = []
         for i, (a, b) in enumerate(zip(left, right, strict=True)):
             position = i - n
-            if a is None:
-                merged.append(b)  # type: ignore[arg-type]
-                continue
-            if b is None:
-                merged.append(a)
+            if a is None or b is None:
+                merged.append(a if b is None else b)  # type: ignore[arg-type]
                 continue
             sa, sb = size_of(a), size_of(b)
-            if sa is not None and sb is not None:
-                if sa == sb or sb == 1:
-                    merged.append(a)
-                elif sa == 1:
-                    merged.append(b)
-                else:
-                    raise BroadcastError(
-                        position,
-                        a,
-                        b,
-                        f"cannot broadcast dim {sa} with dim {sb} at position {position}: "
-                        f"shapes {show(result_src)} and {show(shape)}",
-                    )
-            elif sa is not None:
-                merged.append(b if sa == 1 else a)
-            elif sb is not None:
-                merged.append(a if sb == 1 else b)
-            elif a == b:
-                merged.append(a)
-            else:
-                merged.append(unknown)  # type: ignore[arg-type]
+            ya, yb = sa is None and is_symbolic(a), sb is None and is_symbolic(b)
+            pair = _broadcast_pair(a, b, sa, sb, ya, yb, unknown)
+            if pair is not _FAIL:
+                merged.append(pair)  # type: ignore[arg-type]
+                continue
+            texts = [
+                render_dim(d) if render_dim is not None else _dim_text(d, size)
+                for d, size in ((a, sa), (b, sb))
+            ]
+            where = f"at position {position}: shapes {show(result_src)} and {show(shape)}"
+            if ya or yb:
+                symbol = texts[0] if ya else texts[1]
+                raise SymbolicBroadcastError(
+                    position,
+                    a,
+                    b,
+                    f"cannot broadcast dim {texts[0]} with dim {texts[1]} {where}; the "
+                    f"symbolic dim {symbol} broadcasts only with {symbol}, 1 and Any",
+                )
+            raise BroadcastError(
+                position, a, b, f"cannot broadcast dim {texts[0]} with dim {texts[1]} {where}"
+            )
         result = merged
         result_src = shape if len(shape) >= len(result_src) else result_src
     return tuple(result)

@@ -22,6 +22,7 @@ __all__ = [
     "ScanAxisError",
     "ShapeMismatchError",
     "SliceStepError",
+    "SymbolicBroadcastError",
     "valid_axes_text",
 ]
 
@@ -70,6 +71,12 @@ class BroadcastError(RuleError):
         super().__init__(message)
 
 
+class SymbolicBroadcastError(BroadcastError):
+    """A symbolic dim meets a different symbol or a known size other than 1: the broadcast
+    fails for most sizes the symbol can take, so it is rejected (the plugin reports it under
+    its own error code)."""
+
+
 class EmptyReductionError(RuleError):
     """A reduction without an identity (max, min, argmax, the norm with ``p=-inf``...) over
     zero elements: numpy raises ``ValueError``."""
@@ -81,20 +88,6 @@ class ReduceToShapeError(RuleError):
 
 class ScanAxisError(RuleError):
     """A scan that needs an explicit axis (``cumulative_sum`` of a rank-2+ tensor) got none."""
-
-
-class PermutationError(RuleError):
-    """Axes that should name every dim once (``transpose``) or pair up (``moveaxis``) do not."""
-
-
-class ShapeMismatchError(RuleError):
-    """A shape that does not fit a manipulation (reshape, squeeze, concatenate, stack, split,
-    broadcast_to, ``mT``); ``symbolic`` when a symbolic dim is what does not fit (it would fail
-    for most sizes the symbol can take)."""
-
-    def __init__(self, message: str, symbolic: bool = False) -> None:
-        self.symbolic = symbolic
-        super().__init__(message)
 
 
 class MatmulShapeError(RuleError):
@@ -131,6 +124,20 @@ class SliceStepError(RuleError):
 
 class AssignShapeError(RuleError):
     """``x[index] = value`` where ``value`` does not broadcast to the indexed shape."""
+
+
+class PermutationError(RuleError):
+    """Axes that should name every dim once (``transpose``) or pair up (``moveaxis``) do not."""
+
+
+class ShapeMismatchError(RuleError):
+    """A shape that does not fit a manipulation (reshape, squeeze, concatenate, stack, split,
+    broadcast_to, ``mT``); ``symbolic`` when a symbolic dim is what does not fit (it would fail
+    for most sizes the symbol can take)."""
+
+    def __init__(self, message: str, symbolic: bool = False) -> None:
+        self.symbolic = symbolic
+        super().__init__(message)
 
 
 def valid_axes_text(ndim: int) -> str:
