@@ -95,7 +95,8 @@ def _index_cases() -> tuple[list[str], list[Case]]:
                 Case(f"{name}[nd]", "index", True, True),
             ]
             cases.append(Case(f"{name}[[0, 1]]", "index", True))
-    for expr in ["b2[0]", "b2[:, 1]", "b2[..., None]", "b2[1:]", "b2[:, 4]", "bm[:, :]", "bm[2]"]:
+    symbolic = ["b2[0]", "b2[:, 1]", "b2[..., None]", "b2[::-1]", "b2[1:]", "b2[:, 4]", "bm[:, :]"]
+    for expr in [*symbolic, "bm[2]"]:
         cases.append(Case(expr, "index", data_dependent=expr == "b2[1:]"))
     return decls, cases
 

@@ -68,7 +68,10 @@ def slice_length(start: int | None, stop: int | None, step: int | None, size: in
     return len(range(*slice(start, stop, step).indices(size)))
 
 
-def _is_full(s: slice) -> bool:
+def _keeps_length(s: slice) -> bool:
+    """Whether ``s`` selects every element of any dim: ``:``, ``0:``, ``::1``, ``::-1``."""
+    if s.step == -1:
+        return s.start is None and s.stop is None
     return s.start in (None, 0) and s.stop is None and s.step in (None, 1)
 
 
@@ -97,12 +100,12 @@ def index_shape(
     is not known (an index array or mask of unknown rank).
 
     ints drop their dim (checked against a known size: ``IndexRangeError``); slices give their
-    exact length on a known size (``make(n)``), keep a symbolic or unknown dim when they are the
-    full ``:``, else ``unknown``; ``None`` adds a dim of 1; ``...`` stands for the dims not
-    indexed. Integer arrays and masks select data-dependent sizes: their dims (broadcast
-    together, a mask counting as one ``unknown`` dim) replace the indexed dims in place when the
-    array indices (ints included) are adjacent, else come first, as in numpy. Too many indices,
-    two ellipses or a mask of the wrong shape raise ``IndexFormError``.
+    exact length on a known size (``make(n)``), keep a symbolic or unknown dim when they select
+    all of it (``:``, ``::-1``), else ``unknown``; ``None`` adds a dim of 1; ``...`` stands for
+    the dims not indexed. Integer arrays and masks select data-dependent sizes: their dims
+    (broadcast together, a mask counting as one ``unknown`` dim) replace the indexed dims in
+    place when the array indices (ints included) are adjacent, else come first, as in numpy.
+    Too many indices, two ellipses or a mask of the wrong shape raise ``IndexFormError``.
 
     >>> index_shape((4, 5, 6), (0, slice(1, None), None), make=int, unknown=-1)
     (4, 1, 6)
@@ -175,7 +178,7 @@ def index_shape(
             if size is not None:
                 out.append((make(slice_length(item.start, item.stop, item.step, size)),))
             else:
-                out.append((dim,) if _is_full(item) else (unknown,))
+                out.append((dim,) if _keeps_length(item) else (unknown,))
         else:
             out.append((unknown,))
         pos += 1
