@@ -147,7 +147,15 @@ _ITEMS: list[Any] = [
     np.array([[0], [-1]]),
     np.array(True),
     [0, 0, 1],
+    tt.asarray(np.array([1, 0])),  # a Tensor as an integer array
 ]
+
+
+def _numpy_index(index: Any) -> Any:
+    """The index numpy is given: Tensors replaced by their arrays."""
+    if isinstance(index, tuple):
+        return tuple(i.numpy() if isinstance(i, tt.Tensor) else i for i in index)
+    return index.numpy() if isinstance(index, tt.Tensor) else index
 
 
 @st.composite
@@ -165,7 +173,7 @@ def test_getitem_against_numpy(case: Any, index: Any) -> None:
     before = data.copy()
     x = tt.asarray(data)
     try:
-        expected = data[index]
+        expected = data[_numpy_index(index)]
     except (IndexError, ValueError, TypeError) as err:
         _raises_like(err, lambda: x[index])
         return
@@ -259,6 +267,7 @@ def test_getitem_errors_and_rank0() -> None:
 )
 def test_setitem_against_numpy(case: Any, index: Any, kind: str) -> None:
     data = np.array(case.array)  # a writable copy
+    index = _numpy_index(index)
     try:
         target = data[index].shape
     except (IndexError, ValueError, TypeError):
