@@ -288,10 +288,11 @@ def nansum(
     axis: Axis = None,
     keepdims: bool = False,
     *,
+    dtype: object = None,
     out: AnyTensor | None = None,
 ) -> AnyTensor:
     """Sum ignoring NaNs (all-NaN slices give 0): ``tt.nansum(x, axis=1)``, (8, 3) -> (8,)."""
-    return _t(x)._reduce("nansum", axis, keepdims, out)
+    return _t(x)._reduce("nansum", axis, keepdims, out, dtype)
 
 
 def nanprod(
@@ -299,10 +300,11 @@ def nanprod(
     axis: Axis = None,
     keepdims: bool = False,
     *,
+    dtype: object = None,
     out: AnyTensor | None = None,
 ) -> AnyTensor:
     """Product ignoring NaNs (all-NaN slices give 1): ``tt.nanprod(x, 0)``, (8, 3) -> (3,)."""
-    return _t(x)._reduce("nanprod", axis, keepdims, out)
+    return _t(x)._reduce("nanprod", axis, keepdims, out, dtype)
 
 
 def nanmean(
@@ -310,11 +312,12 @@ def nanmean(
     axis: Axis = None,
     keepdims: bool = False,
     *,
+    dtype: object = None,
     out: AnyTensor | None = None,
 ) -> AnyTensor:
     """Mean of the non-NaNs: ``tt.nanmean(x, axis=-1)``, (8, 3) -> (8,); an all-NaN
     slice gives NaN and numpy's RuntimeWarning."""
-    return _t(x)._reduce("nanmean", axis, keepdims, out)
+    return _t(x)._reduce("nanmean", axis, keepdims, out, dtype)
 
 
 def nanmax(
@@ -348,11 +351,14 @@ def nanvar(
     *,
     correction: float | None = None,
     ddof: float | None = None,
+    dtype: object = None,
     out: AnyTensor | None = None,
 ) -> AnyTensor:
     """Variance of the non-NaNs over ``N - correction``: ``tt.nanvar(x, 0)``, (8, 3) -> (3,);
     no degrees of freedom left gives NaN and numpy's RuntimeWarning."""
-    return _t(x)._reduce("nanvar", axis, keepdims, out, correction=_correction(correction, ddof))
+    return _t(x)._reduce(
+        "nanvar", axis, keepdims, out, dtype, correction=_correction(correction, ddof)
+    )
 
 
 def nanstd(
@@ -362,10 +368,13 @@ def nanstd(
     *,
     correction: float | None = None,
     ddof: float | None = None,
+    dtype: object = None,
     out: AnyTensor | None = None,
 ) -> AnyTensor:
     """Standard deviation of the non-NaNs: ``tt.nanstd(x, 0, ddof=1)``, (8, 3) -> (3,)."""
-    return _t(x)._reduce("nanstd", axis, keepdims, out, correction=_correction(correction, ddof))
+    return _t(x)._reduce(
+        "nanstd", axis, keepdims, out, dtype, correction=_correction(correction, ddof)
+    )
 
 
 def nanargmax(

@@ -243,3 +243,17 @@ def test_numba_kernels_match_the_reference(op: str, data: st.DataObject) -> None
     assert got_warn == want_warn
     assert got.shape == want.shape and got.dtype == want.dtype
     np.testing.assert_allclose(got, want, equal_nan=True, **_tol(a.dtype))
+
+
+@pytest.mark.parametrize("op", ["nansum", "nanprod", "nanmean", "nanvar", "nanstd"])
+@pytest.mark.parametrize("dtype", [tt.float64, "float32", np.dtype("float64")])
+def test_dtype_argument(backend: str, op: str, dtype: Any) -> None:
+    rng = np.random.default_rng(3)
+    a = rng.random((40, 30)).astype(np.float32) + 0.5
+    a[rng.random(a.shape) < 0.2] = np.nan
+    np_dtype = tt._dtypes.as_dtype_class(dtype).numpy_dtype
+    with tt.use_backend(backend):
+        got = getattr(tt, op)(a, 1, dtype=dtype)
+    expected = getattr(np, op)(a, axis=1, dtype=np_dtype)
+    assert got.numpy().dtype == expected.dtype
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-5)

@@ -46,13 +46,15 @@ def _nanmin(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any
 def _nanvar(
     a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any], correction: float
 ) -> Array:
-    return np.asarray(np.nanvar(a, axis=axes, keepdims=keepdims, ddof=correction), dtype=dtype)
+    r = np.nanvar(a, axis=axes, keepdims=keepdims, ddof=correction, dtype=dtype)
+    return np.asarray(r, dtype=dtype)
 
 
 def _nanstd(
     a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any], correction: float
 ) -> Array:
-    return np.asarray(np.nanstd(a, axis=axes, keepdims=keepdims, ddof=correction), dtype=dtype)
+    r = np.nanstd(a, axis=axes, keepdims=keepdims, ddof=correction, dtype=dtype)
+    return np.asarray(r, dtype=dtype)
 
 
 def _nanarg(
