@@ -39,8 +39,10 @@ _NEVER_UP_TO_16M = 1 << 26
 #: (TYPEDTENSOR_NUMBA_PARALLEL=0, 4 KB..16 MB by factors of 4, float32 and float64, medians of
 #: interleaved calls, 2-core machine under load 2-5 from other jobs, 2026-11-24): the smallest
 #: size from which the numba backend (dispatch included) was 1.1x numpy or faster at every
-#: larger size, the larger of the two dtypes', and never below 64 KB (the load made single
-#: sizes swing by 2x). The numba backend's Python dispatch (canonicalisation, stage set-up)
+#: larger size, the larger of the two dtypes', and never below 64 KB (256 KB over a strided
+#: axis: there the crossover moves with the reduced length, (64, 256) over axis 0 still ran
+#: 1.5x slower in numba at 64 KB where (256, 64) ran 1.2x faster; the load made single sizes
+#: swing by 2x). The numba backend's Python dispatch (canonicalisation, stage set-up)
 #: costs ~13 us a call, numpy's loops ~0.5 us plus ~1 ns an element. ``None``: never.
 NUMBA_FROM_BYTES: dict[str, dict[str, int | None]] = {
     "sum": {
@@ -89,7 +91,7 @@ NUMBA_FROM_BYTES: dict[str, dict[str, int | None]] = {
         "full": 1 << 18,
         "rows": 1 << 18,
         "short_rows": 1 << 16,
-        "columns": 1 << 16,
+        "columns": 1 << 18,
     },
     "std": {
         "full": 1 << 18,
@@ -113,7 +115,7 @@ NUMBA_FROM_BYTES: dict[str, dict[str, int | None]] = {
         "full": 1 << 20,
         "rows": 1 << 18,
         "short_rows": 1 << 16,
-        "columns": 1 << 16,
+        "columns": 1 << 18,
     },
     "norm": {
         "full": 1 << 18,
