@@ -115,13 +115,13 @@ NUMBA_FROM_BYTES: dict[str, dict[str, int | None]] = {
         "full": 1 << 20,
         "rows": 1 << 18,
         "short_rows": 1 << 16,
-        "columns": 1 << 18,
+        "columns": 1 << 20,
     },
     "norm": {
-        "full": 1 << 18,
-        "rows": 1 << 18,
+        "full": 1 << 20,
+        "rows": 1 << 20,
         "short_rows": 1 << 16,
-        "columns": 1 << 20,
+        "columns": 1 << 22,
     },
     "l2_normalize": {
         "full": 1 << 20,
