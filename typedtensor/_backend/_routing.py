@@ -37,7 +37,8 @@ _NEVER_UP_TO_16M = 1 << 26
 #: The input size (bytes) from which the numba backend runs a reduction, per op and layout
 #: (``layout``); below it numpy's loops run. Measured with benchmarks/measure_crossover.py
 #: (TYPEDTENSOR_NUMBA_PARALLEL=0, 4 KB..16 MB by factors of 4, float32 and float64, medians of
-#: interleaved calls, 2-core machine under load 2-5 from other jobs, 2026-11-24): the smallest
+#: interleaved calls, 2-core machine under load 2-7 from other jobs, 2026-11-24; mean, var,
+#: std, logsumexp and norm measured again against their faster numpy runners): the smallest
 #: size from which the numba backend (dispatch included) was 1.1x numpy or faster at every
 #: larger size, the larger of the two dtypes', and never below 64 KB (256 KB over a strided
 #: axis: there the crossover moves with the reduced length, (64, 256) over axis 0 still ran
