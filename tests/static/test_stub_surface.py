@@ -35,7 +35,9 @@ def _imported_from(module: str) -> set[str]:
     names: set[str] = set()
     for path in PKG.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom) and (node.module or "").endswith(module):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            if (node.module or "").rsplit(".", 1)[-1] == module:  # not nan_reductions
                 if node.module in (module, f"typedtensor.{module}") or node.level:
                     names.update(a.name for a in node.names)
     return names
