@@ -10,12 +10,12 @@ import os
 from collections.abc import Callable
 from typing import TypeVar, Union
 
-from mypy.plugin import FunctionContext, MethodContext
+from mypy.plugin import AttributeContext, FunctionContext, MethodContext
 from mypy.types import Type
 
 __all__ = ["fallback", "guarded", "self_guarded"]
 
-C = TypeVar("C", bound=Union[FunctionContext, MethodContext])
+C = TypeVar("C", bound=Union[FunctionContext, MethodContext, AttributeContext])
 
 
 def guarded(hook: Callable[[C], Type]) -> Callable[[C], Type]:
@@ -45,4 +45,6 @@ def fallback(ctx: C) -> Type:
     answer."""
     if os.environ.get("TYPEDTENSOR_MYPY_DEBUG"):
         raise  # only ever called while an exception is being handled
+    if isinstance(ctx, AttributeContext):  # a property's hook: mypy's attribute type
+        return ctx.default_attr_type
     return ctx.default_return_type

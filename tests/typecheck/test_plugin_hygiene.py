@@ -289,3 +289,21 @@ def test_a_failing_hook_falls_back_or_raises_under_debug(monkeypatch: pytest.Mon
     for hook in hooks:
         with pytest.raises(RuntimeError, match="hook bug"):
             hook(ctx)  # type: ignore[arg-type]
+
+
+def test_guard_falls_back_to_the_attribute_type_for_property_hooks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from mypy.plugin import AttributeContext
+    from mypy.types import AnyType, TypeOfAny
+    from typedtensor_mypy._guard import guarded
+
+    def broken(ctx: AttributeContext) -> AnyType:
+        raise RuntimeError("a bug in a property hook")
+
+    monkeypatch.delenv("TYPEDTENSOR_MYPY_DEBUG", raising=False)
+    default = AnyType(TypeOfAny.special_form)
+    ctx = AttributeContext(
+        type=default, default_attr_type=default, is_lvalue=False, context=None, api=None
+    )  # type: ignore[arg-type]
+    assert guarded(broken)(ctx) is default
