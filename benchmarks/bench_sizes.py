@@ -329,10 +329,18 @@ def plot(rows: list[dict[str, Any]], path: str) -> None:
     series: dict[str, list[dict[str, Any]]] = {}
     for r in rows:
         series.setdefault(f"{r['op']} {r['axis']}".strip(), []).append(r)
+    ops = list(dict.fromkeys(r["op"] for r in rows))
+    colors = plt.get_cmap("tab20")
     for name, rs in series.items():
         xs = [r["bytes"] for r in rs]
-        axes[0].plot(xs, [r["tt_s"] / r["bare_s"] for r in rs], marker=".", lw=0.8, label=name)
-        axes[1].plot(xs, [r["tt_s"] / r["numpy_s"] for r in rs], marker=".", lw=0.8)
+        style = {
+            "marker": ".",
+            "lw": 0.8,
+            "color": colors(ops.index(rs[0]["op"]) % 20),
+            "ls": "--" if rs[0]["axis"] == "axis 0" else "-",
+        }
+        axes[0].plot(xs, [r["tt_s"] / r["bare_s"] for r in rs], label=name, **style)
+        axes[1].plot(xs, [r["tt_s"] / r["numpy_s"] for r in rs], **style)
     for ax, title, goal in (
         (axes[0], "typedtensor / bare wrapper", 1.5),
         (axes[1], "typedtensor / numpy", 1.0),
