@@ -23,7 +23,7 @@ from ._strategies import arrays, axis_spellings
 
 Array = np.ndarray[Any, Any]
 FAST_OPS = ["sum", "prod", "max", "min", "any", "all", "argmax", "argmin", "mean", "var", "std"]
-FAST_OPS += ["logsumexp", "norm"]
+FAST_OPS += ["logsumexp", "norm", "l2_normalize"]
 
 
 def _same_bits(got: Array, want: Array) -> None:
@@ -56,6 +56,9 @@ def test_numpy_runners_equal_the_numpy_backend_bit_for_bit(op: str, data: st.Dat
         p = data.draw(st.sampled_from([1.0, 2.0, 3.0, np.inf]))
         mode = data.draw(st.sampled_from(["plain", "plain", "lp_sum"]))
         params = {"p": p, "eps": 0.0 if mode == "plain" else 0.5, "mode": mode}
+    if op == "l2_normalize":
+        variant = data.draw(st.sampled_from(["tensorflow", "pytorch", "openvino-add"]))
+        params = {"eps": data.draw(st.sampled_from([1e-12, 0.5, 0.0])), "variant": variant}
     with np.errstate(all="ignore"):
         want = _numpy.reduce(op, a, axes, keepdims, dtype, **params)
         run = _routing.numpy_runner(op, axes, a.ndim, keepdims, dtype, a.dtype, a.shape)

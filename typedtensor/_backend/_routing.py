@@ -262,6 +262,31 @@ def _norm_runner(axes: tuple[int, ...], keepdims: bool, zero_d: bool, otherwise:
     return norm
 
 
+def _l2_normalize_runner(axes: tuple[int, ...], dtype: np.dtype[Any]) -> Run:
+    """l2_normalize of float32/float64 into the same dtype: the numpy backend's calls (sum of
+    squares with keepdims, the variant's denominator, the division) under its error state."""
+    add_reduce: Any = np.add.reduce
+    switch, quiet_state = _ERRSTATE, _quiet_state
+    scalar = dtype.type
+
+    def l2_normalize(a: Array, params: dict[str, Any]) -> Array:
+        e, variant = scalar(params["eps"]), params["variant"]
+        token = switch.set(quiet_state(_OVER_INVALID_DIVIDE))
+        try:
+            ss = add_reduce(a * a, axes, None, None, True)
+            if variant in ("tensorflow", "openvino-max"):
+                denom = np.sqrt(np.maximum(ss, e))
+            elif variant == "pytorch":
+                denom = np.maximum(np.sqrt(ss), e)
+            else:  # openvino-add
+                denom = np.sqrt(ss + e)
+            return a / denom  # type: ignore[no-any-return]
+        finally:
+            switch.reset(token)
+
+    return l2_normalize
+
+
 def _logsumexp_runner(
     axes: tuple[int, ...], shape: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]
 ) -> Run:
@@ -358,7 +383,7 @@ def numpy_runner(
         ):
             return _moments_runner(op, axes, shape, keepdims, zero_d)
         if (
-            op in ("norm", "logsumexp")
+            op in ("norm", "logsumexp", "l2_normalize")
             and shape is not None
             and _ERRSTATE is not None
             and dtype in _FLOAT_DTYPES
@@ -367,6 +392,8 @@ def numpy_runner(
         ):
             if op == "logsumexp":
                 return _logsumexp_runner(axes, shape, keepdims, dtype)
+            if op == "l2_normalize":
+                return _l2_normalize_runner(axes, dtype)
             return _norm_runner(
                 axes, keepdims, zero_d, _generic_runner(op, axes, keepdims, dtype, zero_d)
             )
