@@ -9,7 +9,8 @@ shape, strides, dtype, backend)``, so the same shape with other strides, dtype, 
 gets a plan of its own. Parameters (``correction``, ``p``, ``eps``...) are not in the key: the
 plan passes them to the backend on each call. Only exact ``int``/``tuple``-of-``int``/``None``
 axes and ``bool`` keepdims are cached (``True == 1`` and ``1.0 == 1`` as dict keys, and those
-must stay errors); any other call validates from scratch, with the same answers and errors.
+must stay errors; numpy integers and ``np.bool_`` are converted first); any other call
+validates from scratch, with the same answers and errors.
 """
 
 from __future__ import annotations
@@ -48,6 +49,10 @@ def reduce_array(
     >>> reduce_array(np.ones((2, 3), np.float32), "sum", -1, False, {})
     array([3., 3.], dtype=float32)
     """
+    if type(keepdims) is np.bool_:  # numpy's own bools and integer axes share the plans
+        keepdims = bool(keepdims)
+    if isinstance(axis, np.integer):
+        axis = int(axis)
     if keepdims is True or keepdims is False:
         kind = type(axis)
         if axis is None or kind is int or (kind is tuple and _int_tuple(axis)):  # type: ignore[arg-type]
