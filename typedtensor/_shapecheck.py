@@ -522,24 +522,36 @@ class _Checker:
         ]
         #: are surplus positional arguments checked? None: there may be none (a TypeError)
         self.checked_rest = (rest[0].name in self.params) if rest else None
+        #: is a keyword argument of this name checked? (None: not a parameter's name)
+        self.checked_keywords: dict[str, bool] = {
+            p.name: p.name in self.params
+            for p in self.sig.parameters.values()
+            if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+        }
+        var_kw = [
+            p for p in self.sig.parameters.values() if p.kind is inspect.Parameter.VAR_KEYWORD
+        ]
+        #: are keyword arguments caught by ``**kwargs`` checked? None: there is no ``**kwargs``
+        self.checked_var_keywords = (var_kw[0].name in self.params) if var_kw else None
         #: argument signatures whose check passed, and (arguments, result) signatures
         self.passed_arguments: set[tuple[object, ...]] = set()
         self.passed_calls: set[tuple[object, object]] = set()
 
     # ---------------------------------------------------------------------- a call
     def call(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        """Run one call, checked. A positional call whose arguments have the shapes, dtypes
-        and types of a call that passed skips the argument check (its outcome is decided by
-        those alone: dims bind within one call), and a result whose signature passed after
-        such arguments skips the return check: a few microseconds instead of jaxtyping's and
-        beartype's ~20. Any other call, and every failure, takes the full check."""
+        """Run one call, checked. A call whose arguments (by position and by keyword) have
+        the shapes, dtypes and types of a call that passed skips the argument check (its
+        outcome is decided by those alone: dims bind within one call), and a result whose
+        signature passed after such arguments skips the return check: a few microseconds
+        instead of jaxtyping's and beartype's ~20. Any other call, and every failure, takes
+        the full check."""
         if not self.ready:
             self._build()
         if not self.params and self.ret is None:
             return self.fn(*args, **kwargs)
-        key = None if kwargs else self._arguments_signature(args)
+        key = self._arguments_signature(args, kwargs)
         if key is not None and key in self.passed_arguments:
-            out = self.fn(*args)
+            out = self.fn(*args, **kwargs)
             if self.ret is None:
                 return out
             result = _signature(out)
@@ -554,8 +566,10 @@ class _Checker:
             _remember(self.passed_calls, (key, result), result is not _UNCACHEABLE)
         return out
 
-    def _arguments_signature(self, args: tuple[Any, ...]) -> tuple[object, ...] | None:
-        """What the argument check of a positional call reads, or None (not cacheable)."""
+    def _arguments_signature(
+        self, args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> tuple[object, ...] | None:
+        """What the argument check of a call reads, or None (not cacheable)."""
         checked = self.checked_positions
         key: list[object] = []
         for i, value in enumerate(args):
@@ -572,6 +586,14 @@ class _Checker:
             if sig is _UNCACHEABLE:
                 return None
             key.append(sig)
+        for name, value in kwargs.items():  # by name, in the order given
+            is_checked = self.checked_keywords.get(name, self.checked_var_keywords)
+            if is_checked is None:
+                return None  # no such parameter: the full path raises the TypeError
+            sig = _signature(value) if is_checked else _UNCHECKED
+            if sig is _UNCACHEABLE:
+                return None
+            key.append((name, sig))
         return tuple(key)
 
     def _check(self, args: tuple[Any, ...], kwargs: dict[str, Any], out: Any) -> Any:

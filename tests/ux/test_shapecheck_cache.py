@@ -62,7 +62,30 @@ def test_a_failing_call_is_never_cached() -> None:
         pair(f32(4, 3), f32(4, 1))  # so is the rank
 
 
-def test_keyword_calls_and_unannotated_values_take_the_full_check() -> None:
+def test_keyword_arguments_enter_the_signature_by_name() -> None:
+    @tt.shapecheck
+    def pair(
+        x: Tensor[tt.float32, B], *, y: Tensor[tt.float32, B], **more: Tensor[tt.float32, B]
+    ) -> Tensor[tt.float32, B]:
+        return x
+
+    x3 = f32(3)
+    checker = pair.__typedtensor_shapecheck__  # type: ignore[attr-defined]
+    for _ in range(2):
+        assert pair(x3, y=f32(3)) is x3
+        assert pair(x=x3, y=f32(3), z=f32(3)) is x3
+    assert len(checker.passed_arguments) == 2
+    with pytest.raises(tt.ShapeCheckError) as err:
+        pair(x3, y=f32(4))
+    assert err.value.argument == "argument 'y'"
+    with pytest.raises(tt.ShapeCheckError) as err:
+        pair(x=x3, y=f32(3), z=f32(4))  # the same names: the **more item is still checked
+    assert "'more'" in err.value.argument
+    with pytest.raises(TypeError):
+        pair(x3, f32(3))  # type: ignore[misc]  # y is keyword-only: never cached
+
+
+def test_unannotated_values_do_not_enter_the_signature() -> None:
     @tt.shapecheck
     def scale(x: Tensor[tt.float32, B], k: Any = 1) -> Tensor[tt.float32, B]:
         return x if k else f32(1)
