@@ -127,6 +127,16 @@ def test_l2_normalize(backend: str, dtype: str) -> None:
     _close(got, want.astype(dtype))
 
 
+@pytest.mark.parametrize("dtype", NEW)
+@pytest.mark.parametrize("op", ["nanvar", "nanstd", "nansum", "nanmean"])
+def test_nan_reductions_of_new_dtypes(backend: str, dtype: str, op: str) -> None:
+    a = _sample(dtype, (5, 6))
+    a[1, 2] = np.nan
+    with tt.use_backend(backend):
+        got = getattr(tt, op)(tt.asarray(a), axis=0)
+    _close(got, _quiet(getattr(np, op), a, axis=0))  # complex var/std: real, imaginary kept
+
+
 def test_float16_mean_accumulates_in_float32(backend: str) -> None:
     # 4096 * 0.1 in float16 steps would stall; numpy sums in float32 and rounds once
     a = np.full(4096, 0.1, np.float16)

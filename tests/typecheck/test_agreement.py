@@ -69,7 +69,7 @@ def test_corpus_is_large_and_deterministic() -> None:
     b, _ = corpus()
     assert [c.expr for c in a] == [c.expr for c in b]
     assert len(a) > 2000
-    assert {c.kind for c in a} == {"reduce", "reduce_to", "binary", "scan"}
+    assert {c.kind for c in a} == {"reduce", "reduce_to", "binary", "scan", "dtype_arg"}
 
 
 def test_static_type_equals_runtime(

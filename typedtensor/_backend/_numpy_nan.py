@@ -46,14 +46,16 @@ def _nanmin(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any
 def _nanvar(
     a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any], correction: float
 ) -> Array:
-    r = np.nanvar(a, axis=axes, keepdims=keepdims, ddof=correction, dtype=dtype)
+    acc = None if a.dtype.kind == "c" else dtype  # complex: the (real) result dtype afterwards
+    r = np.nanvar(a, axis=axes, keepdims=keepdims, ddof=correction, dtype=acc)
     return np.asarray(r, dtype=dtype)
 
 
 def _nanstd(
     a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any], correction: float
 ) -> Array:
-    r = np.nanstd(a, axis=axes, keepdims=keepdims, ddof=correction, dtype=dtype)
+    acc = None if a.dtype.kind == "c" else dtype  # complex: the (real) result dtype afterwards
+    r = np.nanstd(a, axis=axes, keepdims=keepdims, ddof=correction, dtype=acc)
     return np.asarray(r, dtype=dtype)
 
 
