@@ -396,8 +396,7 @@ def dtype_overload(
 def _plain_none(params: list[Param]) -> list[Param]:
     """``params`` with ``out: None = None`` and ``dtype: None = None``: the rule's dtype."""
     return [
-        Param(p.name, p.kind, "None", "None") if p.name == "dtype" else p
-        for p in _out_none(params)
+        Param(p.name, p.kind, "None", "None") if p.name == "dtype" else p for p in _out_none(params)
     ]
 
 
