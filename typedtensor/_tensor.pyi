@@ -23,16 +23,7 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import Self, TypeVar, TypeVarTuple, Unpack, deprecated
 
-from ._dtypes import (
-    DType,
-    _ReductionDTypes,
-    bool_,
-    complex64,
-    complex128,
-    float32,
-    float64,
-    int64,
-)
+from ._dtypes import ComplexFloating, DType, _ReductionDTypes, bool_, int64
 
 __all__ = ["AnyTensor", "Axis", "Dim", "Tensor", "TensorBase", "wrap"]
 
@@ -344,10 +335,10 @@ class Tensor(TensorBase, Generic[DT, Unpack[Shape]]):
     __hash__: None  # type: ignore[assignment]
     def __neg__(self) -> Tensor[DT, Unpack[Shape]]: ...
     def __pos__(self) -> Tensor[DT, Unpack[Shape]]: ...
+    # complex: a real result (complex64 -> float32), spelled Any: an overload for complex64
+    # would also take an Any dtype first and claim float32 for it
     @overload
-    def __abs__(self: Tensor[complex64, Unpack[_Sh]]) -> Tensor[float32, Unpack[_Sh]]: ...
-    @overload
-    def __abs__(self: Tensor[complex128, Unpack[_Sh]]) -> Tensor[float64, Unpack[_Sh]]: ...
+    def __abs__(self: Tensor[ComplexFloating, Unpack[_Sh]]) -> Tensor[Any, Unpack[_Sh]]: ...
     @overload
     def __abs__(self) -> Tensor[DT, Unpack[Shape]]: ...
     def __invert__(self) -> Tensor[DT, Unpack[Shape]]: ...

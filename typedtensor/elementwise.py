@@ -14,7 +14,7 @@ import numpy as np
 from typing_extensions import TypeVar, TypeVarTuple, Unpack
 
 from . import _rules as rules
-from ._dtypes import DType, bool_, complex64, complex128, dtype_class_of, float32, float64
+from ._dtypes import ComplexFloating, DType, bool_, dtype_class_of
 from ._tensor import AnyTensor, Operand, Tensor, _broadcast_check, _raise_rule_error, wrap
 
 __all__ = [
@@ -68,10 +68,8 @@ def sqrt(x: Tensor[Any, Unpack[Shape]]) -> Tensor[Any, Unpack[Shape]]:
     return wrap(np.sqrt(_floating(x, "sqrt")))
 
 
-@overload
-def abs(x: Tensor[complex64, Unpack[Shape]]) -> Tensor[float32, Unpack[Shape]]: ...  # noqa: A001
-@overload
-def abs(x: Tensor[complex128, Unpack[Shape]]) -> Tensor[float64, Unpack[Shape]]: ...  # noqa: A001
+@overload  # complex: real (complex64 -> float32), spelled Any: see Tensor.__abs__ in the stub
+def abs(x: Tensor[ComplexFloating, Unpack[Shape]]) -> Tensor[Any, Unpack[Shape]]: ...  # noqa: A001
 @overload
 def abs(x: Tensor[DT, Unpack[Shape]]) -> Tensor[DT, Unpack[Shape]]: ...  # noqa: A001
 def abs(x: Tensor[Any, Unpack[Shape]]) -> Tensor[Any, Unpack[Shape]]:  # noqa: A001
