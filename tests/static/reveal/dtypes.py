@@ -41,6 +41,11 @@ def new_dtypes(
     assert_type(tt.abs(z), Tensor[Any, L[6]])
 
 
+def abs_of_unknown(a: AnyTensor) -> None:
+    assert_type(abs(a), AnyTensor)  # not float32: the complex overload answers Any
+    assert_type(tt.abs(a), AnyTensor)
+
+
 def dtype_argument(x: Tensor[tt.float32, L[2], L[3]]) -> None:
     assert_type(x.sum(dtype=tt.float64), Tensor[tt.float64, Unpack[tuple[Any, ...]]])
     assert_type(x.sum(1, dtype=tt.float16), Tensor[tt.float16, Unpack[tuple[Any, ...]]])
