@@ -133,3 +133,26 @@ def test_norm_of_nothing_where_numpy_has_an_identity(backend: str) -> None:
             np.testing.assert_array_equal(x.norm(p, axis=1).numpy(), want)
         # reducing a non-empty axis of an empty tensor is fine with p=-inf
         assert x.norm(-np.inf, axis=0).shape == (0,)
+
+
+@pytest.mark.parametrize(
+    ("shape", "axis"),
+    [((3000, 8), 1), ((3000, 3), 1), ((64, 3000), 0), ((5, 70000), 1), ((70000, 5), 0)],
+)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_numba_prod_kernels_keep_numpys_order(
+    shape: tuple[int, int], axis: int, dtype: str
+) -> None:
+    """The numba kernels themselves (below the size the router sends to them too): short rows
+    (transposed blocks), long rows (guarded blocks), columns; half the elements overflow or
+    underflow numpy's sequential product."""
+    from typedtensor._backend import _numba as nb
+
+    big = 1e300 if dtype == "float64" else 1e30
+    a = np.where(np.random.default_rng(3).random(shape) < 0.5, big, 1 / big).astype(dtype)
+    with np.errstate(all="ignore"):
+        got = nb.reduce("prod", a, (axis,), False, np.dtype(dtype))
+    assert got is not None  # the kernel ran, not the numpy fallback
+    want = _np_prod(a, axis)
+    assert np.isinf(want).any() and (want == 0).any()
+    _same_prod(got, want, shape[axis])
