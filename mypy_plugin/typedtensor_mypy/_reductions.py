@@ -6,12 +6,14 @@ from __future__ import annotations
 from mypy.nodes import Context
 from mypy.types import (
     AnyType,
+    CallableType,
     Instance,
     Type,
     TypeOfAny,
     get_proper_type,
 )
 
+from . import _names as names
 from . import errorcodes
 from ._args import UNKNOWN, Arg, CallContext, arg_value, find_arg, literal_number
 from ._dtypes import dtype_argument, reduction_result_dtype
@@ -101,7 +103,22 @@ def _named_dtype(ctx: CallContext) -> Type | None:
     arg = find_arg(ctx, "dtype")
     if not arg.given:
         return None
-    return AnyType(TypeOfAny.special_form) if arg.opaque else dtype_argument(arg.type)
+    if arg.opaque:
+        return AnyType(TypeOfAny.special_form)
+    p = get_proper_type(arg.type) if arg.type is not None else None
+    if isinstance(p, CallableType) and p.is_type_obj():
+        info = p.type_object()
+        if info.has_base(_DTYPE_BASE) and names.dtype_numpy_name(info.fullname) is None:
+            ctx.api.fail(
+                f"dtype={info.name} is a dtype family, not a concrete dtype (the runtime raises "
+                "TypeError); pass one such as tt.float64",
+                arg.anchor(ctx),
+                code=errorcodes.AXIS,
+            )
+    return dtype_argument(arg.type)
+
+
+_DTYPE_BASE = f"{names.DTYPES_MODULE}.DType"
 
 
 def reduce_dims(
