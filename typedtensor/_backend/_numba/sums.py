@@ -1,0 +1,479 @@
+# mypy: disable-error-code="call-arg,var-annotated,import-untyped"
+"""Sum-like reductions (sum, product, sum of |x|, of x**2, of |x|**p, count of nonzeros): the
+horizontal (contiguous rows), vertical (strided axis) and short-row kernels of the accumulate
+family, op-coded (``SUM``, ``PROD``...)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from numba import njit, prange
+
+from ._cache import kernel
+from ._primitives import (
+    CH,
+    FM,
+    PB32,
+    PB64,
+    PROD,
+    PRODF,
+    SUM,
+    SUMABS,
+    SUMPOW,
+    SUMSQ,
+    VB,
+    _as,
+    _empty,
+    _full,
+    _n_span,
+    _tr,
+)
+
+
+# ----------------------------------------------------------------------------- accumulate
+# zc: chunk accumulator (type and identity), zt: total accumulator (type and identity).
+@njit(fastmath=FM, inline="always")
+def _c_sum(seg: Any, zc: Any) -> Any:
+    s = zc
+    for i in range(seg.shape[0]):
+        s += seg[i]
+    return s
+
+
+@njit(fastmath=FM, inline="always")
+def _h_sum(row: Any, zc: Any, zt: Any) -> Any:
+    n = row.shape[0]
+    if n <= CH:  # one chunk: no slice (keeps short rows cheap)
+        return zt + _as(zt, _c_sum(row, zc))
+    tot = zt
+    for ci in range((n + CH - 1) // CH):  # a step range would divide per row
+        c0 = ci * CH
+        tot += _as(zt, _c_sum(row[c0 : min(c0 + CH, n)], zc))
+    return tot
+
+
+@njit(fastmath=FM, inline="always")
+def _c_prod(seg: Any, zc: Any) -> Any:
+    s = zc
+    for i in range(seg.shape[0]):
+        s *= _as(zc, seg[i])
+    return s
+
+
+@njit(fastmath=FM, inline="always")
+def _h_prod(row: Any, zc: Any, zt: Any) -> Any:
+    n = row.shape[0]
+    if n <= CH:  # one chunk: no slice (keeps short rows cheap)
+        return zt * _as(zt, _c_prod(row, zc))
+    tot = zt
+    for ci in range((n + CH - 1) // CH):  # a step range would divide per row
+        c0 = ci * CH
+        tot *= _as(zt, _c_prod(row[c0 : min(c0 + CH, n)], zc))
+    return tot
+
+
+@njit(inline="always")
+def _seq_prod(seg: Any, tot: Any) -> Any:
+    """``tot * seg[0] * seg[1] * ...`` in this order, numpy's, so the partial products overflow
+    and underflow exactly where numpy's do. A callee's own fastmath flags do not protect it
+    (numba applies the caller's flags to the code it links in), so the loop is kept out of
+    SIMD lanes by its early exit: LLVM does not vectorise a loop that can leave early. The
+    exit is exact: a NaN total stays NaN whatever it is multiplied by."""
+    for i in range(seg.shape[0]):
+        tot *= _as(tot, seg[i])
+        if tot != tot:
+            break
+    return tot
+
+
+@njit(fastmath=FM, inline="always")
+def _c_prod_bounds(seg: Any, zc: Any) -> Any:
+    """(product in SIMD lanes, U, L): U = prod max(|x|, 1) and L = prod min(|x|, 1) bound
+    every partial product of ``seg`` in any order; a NaN element makes U and L NaN. All three
+    in the chunk type (float32 keeps 8 lanes: 2.6x faster than float64 bounds)."""
+    s = zc
+    one = _as(zc, 1)
+    u = one
+    lo = one
+    for i in range(seg.shape[0]):
+        v = _as(zc, seg[i])
+        s *= v
+        a = abs(v)
+        u *= a if not (a <= one) else one
+        lo *= a if not (a >= one) else one
+    return s, u, lo
+
+
+@njit(fastmath=FM, inline="always")
+def _sign_prod(seg: Any) -> float:
+    s = 1.0
+    for i in range(seg.shape[0]):
+        s *= math.copysign(1.0, seg[i])
+    return s
+
+
+@njit(fastmath=FM, inline="always")
+def _h_prodf(row: Any, zt: Any, big: float) -> Any:
+    """Product of a float row with numpy's result where numpy's sequential order overflows or
+    underflows (``[1e300, 1e-300, ...]``: lanes would multiply inf by 0). Blocks of PB64/PB32
+    elements
+    are multiplied in SIMD lanes when the bounds U, L of ``_c_prod_bounds`` show that neither
+    the lanes nor any prefix product of numpy's order (running total times a prefix of the
+    block) can leave [1/big, big]; otherwise the block runs sequentially (``_seq_prod``). A
+    zero total times finite elements only changes sign."""
+    n = row.shape[0]
+    if n <= 16:
+        return _seq_prod(row, zt)
+    small = 1.0 / big
+    pb = PB64 if big > 1e300 else PB32  # big is 2^1020 for float64, 2^124 for float32
+    tot = zt
+    for bi in range((n + pb - 1) // pb):
+        b0 = bi * pb
+        seg = row[b0 : min(b0 + pb, n)]
+        s, u32, lo32 = _c_prod_bounds(seg, zt)
+        u, lo, t = np.float64(u32), np.float64(lo32), abs(np.float64(tot))
+        if u <= big and lo >= small and t * u <= big and t * lo >= small:
+            tot *= s
+        elif tot == 0 and u <= 1.7976931348623157e308:  # finite elements: 0 stays 0
+            tot *= _as(tot, _sign_prod(seg))
+        else:
+            tot = _seq_prod(seg, tot)
+    return tot
+
+
+@njit(fastmath=FM, inline="always")
+def _c_sumabs(seg: Any, zc: Any) -> Any:
+    s = zc
+    for i in range(seg.shape[0]):
+        s += abs(_as(zc, seg[i]))
+    return s
+
+
+@njit(fastmath=FM, inline="always")
+def _h_sumabs(row: Any, zc: Any, zt: Any) -> Any:
+    n = row.shape[0]
+    if n <= CH:  # one chunk: no slice (keeps short rows cheap)
+        return zt + _as(zt, _c_sumabs(row, zc))
+    tot = zt
+    for ci in range((n + CH - 1) // CH):  # a step range would divide per row
+        c0 = ci * CH
+        tot += _as(zt, _c_sumabs(row[c0 : min(c0 + CH, n)], zc))
+    return tot
+
+
+@njit(fastmath=FM, inline="always")
+def _c_sumsq(seg: Any, zc: Any) -> Any:
+    s = zc
+    for i in range(seg.shape[0]):
+        v = _as(zc, seg[i])
+        s += v * v
+    return s
+
+
+@njit(fastmath=FM, inline="always")
+def _h_sumsq(row: Any, zc: Any, zt: Any) -> Any:
+    n = row.shape[0]
+    if n <= CH:  # one chunk: no slice (keeps short rows cheap)
+        return zt + _as(zt, _c_sumsq(row, zc))
+    tot = zt
+    for ci in range((n + CH - 1) // CH):  # a step range would divide per row
+        c0 = ci * CH
+        tot += _as(zt, _c_sumsq(row[c0 : min(c0 + CH, n)], zc))
+    return tot
+
+
+@njit(fastmath=FM, inline="always")
+def _h_sumpow(row: Any, p: float, zc: Any, zt: Any) -> Any:
+    tot = zt
+    for i in range(row.shape[0]):
+        tot += _as(zt, abs(_as(zc, row[i])) ** _as(zc, p))
+    return tot
+
+
+@njit(fastmath=FM, inline="always")
+def _h_nnz(row: Any) -> Any:
+    cnt = 0
+    for i in range(row.shape[0]):
+        cnt += 1 if row[i] != 0 else 0
+    return cnt
+
+
+@njit(fastmath=FM)
+def _acc_h_task(x: Any, part: Any, op: int, p: float, zc: Any, zt: Any, t: int, ns: int,
+                rb: int) -> None:  # fmt: skip
+    # rows [r0, r1) of segment s; the op branch sits outside the row loop and each row is
+    # handed to a branch-free function as a slice (keeps numba's refcounting out of the loop)
+    blk = t // ns
+    s = t - blk * ns
+    n = x.shape[1]
+    lo = (s * n) // ns
+    hi = ((s + 1) * n) // ns
+    r0 = blk * rb
+    r1 = min(x.shape[0], r0 + rb)
+    if op == PRODF:  # floats: numpy's overflow and underflow; p is the bound ``big``
+        for r in range(r0, r1):
+            part[r, s] = _h_prodf(x[r, lo:hi], zt, p)
+    elif hi - lo <= 16 and op != SUMPOW:  # short rows: direct indexing, no slices
+        for r in range(r0, r1):
+            a = zt
+            for k in range(lo, hi):
+                v = _as(zc, x[r, k])
+                if op == SUM:
+                    a += _as(zt, v)
+                elif op == PROD:
+                    a *= _as(zt, v)
+                elif op == SUMABS:
+                    a += _as(zt, abs(v))
+                elif op == SUMSQ:
+                    a += _as(zt, v * v)
+                else:
+                    a += _as(zt, 1) if v != 0 else _as(zt, 0)
+            part[r, s] = a
+    elif op == SUM:
+        for r in range(r0, r1):
+            part[r, s] = _h_sum(x[r, lo:hi], zc, zt)
+    elif op == PROD:
+        for r in range(r0, r1):
+            part[r, s] = _h_prod(x[r, lo:hi], zc, zt)
+    elif op == SUMABS:
+        for r in range(r0, r1):
+            part[r, s] = _h_sumabs(x[r, lo:hi], zc, zt)
+    elif op == SUMSQ:
+        for r in range(r0, r1):
+            part[r, s] = _h_sumsq(x[r, lo:hi], zc, zt)
+    elif op == SUMPOW:
+        for r in range(r0, r1):
+            part[r, s] = _h_sumpow(x[r, lo:hi], p, zc, zt)
+    else:
+        for r in range(r0, r1):
+            part[r, s] = _h_nnz(x[r, lo:hi])
+
+
+@kernel()
+def acc_h(x: Any, part: Any, op: int, p: float, zc: Any, zt: Any, rb: int) -> None:
+    """part[r, s] = op-accumulate of segment s of row r of x (R, N); serial."""
+    ns = part.shape[1]
+    for t in range(-(-x.shape[0] // rb) * ns):
+        _acc_h_task(x, part, op, p, zc, zt, t, ns, rb)
+
+
+@kernel(parallel=True)
+def acc_h_par(x: Any, part: Any, op: int, p: float, zc: Any, zt: Any, rb: int) -> None:
+    """acc_h over (row, segment) tasks in parallel."""
+    ns = part.shape[1]
+    for t in prange(-(-x.shape[0] // rb) * ns):
+        _acc_h_task(x, part, op, p, zc, zt, t, ns, rb)
+
+
+@njit(fastmath=FM)
+def _acc_v_block(x: Any, o: int, r0: int, r1: int, j0: int, j1: int, acc: Any, op: int, p: float,
+                 zc: Any) -> None:  # fmt: skip
+    w = j1 - j0
+    zt = acc[0]
+    for j in range(w):
+        acc[j] = _as(zt, 1) if op == PROD else _as(zt, 0)
+    if op == SUM and w >= 64 and r1 - r0 >= VB:
+        # blocks of VB rows summed 4 at a time in the chunk type (float32 stays 8 lanes wide),
+        # each block total added to the float64 accumulators: numpy's speed, better accuracy
+        ac = _full(w, zc)
+        for b0 in range(r0, r1, VB):
+            b1 = min(b0 + VB, r1)
+            for j in range(w):
+                ac[j] = zc
+            r = b0
+            while r + 4 <= b1:
+                xa = x[o, r, j0:j1]
+                xb = x[o, r + 1, j0:j1]
+                xc = x[o, r + 2, j0:j1]
+                xd = x[o, r + 3, j0:j1]
+                for j in range(w):
+                    ac[j] += (_as(zc, xa[j]) + _as(zc, xb[j])) + (_as(zc, xc[j]) + _as(zc, xd[j]))
+                r += 4
+            for rr in range(r, b1):
+                xr = x[o, rr, j0:j1]
+                for j in range(w):
+                    ac[j] += _as(zc, xr[j])
+            for j in range(w):
+                acc[j] += _as(zt, ac[j])
+    elif op == SUM:  # narrow or short blocks: 4 rows per pass straight into the accumulators
+        r = r0
+        while r + 4 <= r1:
+            xa = x[o, r, j0:j1]
+            xb = x[o, r + 1, j0:j1]
+            xc = x[o, r + 2, j0:j1]
+            xd = x[o, r + 3, j0:j1]
+            for j in range(w):
+                acc[j] += (_as(zt, xa[j]) + _as(zt, xb[j])) + (_as(zt, xc[j]) + _as(zt, xd[j]))
+            r += 4
+        for rr in range(r, r1):
+            xr = x[o, rr, j0:j1]
+            for j in range(w):
+                acc[j] += _as(zt, xr[j])
+    elif op == PROD:
+        for r in range(r0, r1):
+            xr = x[o, r, j0:j1]
+            for j in range(w):
+                acc[j] *= _as(zt, xr[j])
+    else:
+        for r in range(r0, r1):
+            xr = x[o, r, j0:j1]
+            for j in range(w):
+                acc[j] += _as(zt, 1) if xr[j] != 0 else _as(zt, 0)
+
+
+@njit(fastmath=FM)
+def _nrm_v_block(x: Any, o: int, r0: int, r1: int, j0: int, j1: int, acc: Any, op: int, p: float,
+                 zc: Any) -> None:  # fmt: skip
+    """The norm family (SUMABS, SUMSQ, SUMPOW) of ``_acc_v_block``: its own kernels, so a
+    sum compiles without the norm loops (half the cold compile)."""
+    w = j1 - j0
+    zt = acc[0]
+    for j in range(w):
+        acc[j] = _as(zt, 0)
+    if op == SUMABS:
+        if w > 4096:  # accumulators in L2: 4 rows per pass halves their traffic
+            r = r0
+            while r + 4 <= r1:
+                xa = x[o, r, j0:j1]
+                xb = x[o, r + 1, j0:j1]
+                xc = x[o, r + 2, j0:j1]
+                xd = x[o, r + 3, j0:j1]
+                for j in range(w):
+                    acc[j] += (abs(_as(zt, xa[j])) + abs(_as(zt, xb[j]))) + (
+                        abs(_as(zt, xc[j])) + abs(_as(zt, xd[j]))
+                    )
+                r += 4
+            for rr in range(r, r1):
+                xr = x[o, rr, j0:j1]
+                for j in range(w):
+                    acc[j] += abs(_as(zt, xr[j]))
+        else:  # accumulators in L1: row by row (measured faster than unrolled)
+            for rr in range(r0, r1):
+                xr = x[o, rr, j0:j1]
+                for j in range(w):
+                    acc[j] += abs(_as(zt, xr[j]))
+    elif op == SUMSQ:
+        if w > 4096:  # accumulators in L2: 4 rows per pass halves their traffic
+            r = r0
+            while r + 4 <= r1:
+                xa = x[o, r, j0:j1]
+                xb = x[o, r + 1, j0:j1]
+                xc = x[o, r + 2, j0:j1]
+                xd = x[o, r + 3, j0:j1]
+                for j in range(w):
+                    va = _as(zt, xa[j])
+                    vb = _as(zt, xb[j])
+                    vc = _as(zt, xc[j])
+                    vd = _as(zt, xd[j])
+                    acc[j] += (va * va + vb * vb) + (vc * vc + vd * vd)
+                r += 4
+            for rr in range(r, r1):
+                xr = x[o, rr, j0:j1]
+                for j in range(w):
+                    v = _as(zt, xr[j])
+                    acc[j] += v * v
+        else:  # accumulators in L1: row by row (measured faster than unrolled)
+            for rr in range(r0, r1):
+                xr = x[o, rr, j0:j1]
+                for j in range(w):
+                    v = _as(zt, xr[j])
+                    acc[j] += v * v
+    else:
+        for r in range(r0, r1):
+            xr = x[o, r, j0:j1]
+            for j in range(w):
+                acc[j] += _as(zt, abs(_as(zc, xr[j])) ** _as(zc, p))
+
+
+@njit(fastmath=FM, inline="always")
+def _v_span(x: Any, t: int, ns: int, wb: int) -> Any:
+    """Task t of a vertical kernel on x (O, R, I): (o, s, r0, r1, j0, j1), i.e. outer index,
+    segment of R and its rows, column block."""
+    _, nr, ni = x.shape
+    nb = (ni + wb - 1) // wb
+    o = t // (ns * nb)
+    rem = t - o * ns * nb
+    s = rem // nb
+    b = rem - s * nb
+    j0 = b * wb
+    return o, s, (s * nr) // ns, ((s + 1) * nr) // ns, j0, min(ni, j0 + wb)
+
+
+@njit(fastmath=FM)
+def _acc_v_task(x: Any, part: Any, op: int, p: float, zc: Any, t: int, ns: int, wb: int) -> None:
+    o, s, r0, r1, j0, j1 = _v_span(x, t, ns, wb)
+    _acc_v_block(x, o, r0, r1, j0, j1, part[o, s, j0:j1], op, p, zc)
+
+
+@njit(fastmath=FM)
+def _nrm_v_task(x: Any, part: Any, op: int, p: float, zc: Any, t: int, ns: int, wb: int) -> None:
+    o, s, r0, r1, j0, j1 = _v_span(x, t, ns, wb)
+    _nrm_v_block(x, o, r0, r1, j0, j1, part[o, s, j0:j1], op, p, zc)
+
+
+@kernel()
+def acc_v(x: Any, part: Any, op: int, p: float, zc: Any, wb: int) -> None:
+    """part[o, s, j] = op-accumulate over segment s of axis 1 of x (O, R, I); serial."""
+    ns = part.shape[1]
+    nb = (x.shape[2] + wb - 1) // wb
+    for t in range(x.shape[0] * ns * nb):
+        _acc_v_task(x, part, op, p, zc, t, ns, wb)
+
+
+@kernel(parallel=True)
+def acc_v_par(x: Any, part: Any, op: int, p: float, zc: Any, wb: int) -> None:
+    """acc_v over (outer, segment, column block) tasks in parallel."""
+    ns = part.shape[1]
+    nb = (x.shape[2] + wb - 1) // wb
+    for t in prange(x.shape[0] * ns * nb):
+        _acc_v_task(x, part, op, p, zc, t, ns, wb)
+
+
+@kernel()
+def nrm_v(x: Any, part: Any, op: int, p: float, zc: Any, wb: int) -> None:
+    """acc_v for the norm family (SUMABS, SUMSQ, SUMPOW); serial."""
+    ns = part.shape[1]
+    nb = (x.shape[2] + wb - 1) // wb
+    for t in range(x.shape[0] * ns * nb):
+        _nrm_v_task(x, part, op, p, zc, t, ns, wb)
+
+
+@kernel(parallel=True)
+def nrm_v_par(x: Any, part: Any, op: int, p: float, zc: Any, wb: int) -> None:
+    """nrm_v in parallel."""
+    ns = part.shape[1]
+    nb = (x.shape[2] + wb - 1) // wb
+    for t in prange(x.shape[0] * ns * nb):
+        _nrm_v_task(x, part, op, p, zc, t, ns, wb)
+
+
+@njit(fastmath=FM)
+def _acc_n_task(x: Any, part: Any, op: int, p: float, zc: Any, t: int, rb: int,
+                norm: Any) -> None:  # fmt: skip
+    # ``norm`` None: the sum family; True: the norm family. numba prunes the other branch at
+    # compile time (an ``is None`` test on an argument), so each family compiles on its own.
+    r0, r1, w, z = _n_span(x, t, rb)
+    acc = _empty((1, 1, w), part.dtype)
+    if norm is None:
+        _acc_v_task(_tr(x, r0, r1), acc, op, p, zc, z, z + 1, w)
+    else:
+        _nrm_v_task(_tr(x, r0, r1), acc, op, p, zc, z, z + 1, w)
+    for i in range(w):  # a loop: a slice assignment costs seconds of compile
+        part[r0 + i] = acc[0, 0, i]
+
+
+@kernel()
+def acc_n(x: Any, part: Any, op: int, p: float, zc: Any, rb: int, norm: Any) -> None:
+    """part[r] = op-accumulate of the short row r of x (O, R); ``norm``: None for the sum
+    family (SUM, PROD, NNZ), True for the norm family; serial."""
+    for t in range(-(-x.shape[0] // rb)):
+        _acc_n_task(x, part, op, p, zc, t, rb, norm)
+
+
+@kernel(parallel=True)
+def acc_n_par(x: Any, part: Any, op: int, p: float, zc: Any, rb: int, norm: Any) -> None:
+    """acc_n over blocks of rows in parallel."""
+    for t in prange(-(-x.shape[0] // rb)):
+        _acc_n_task(x, part, op, p, zc, t, rb, norm)
