@@ -102,13 +102,13 @@ NUMBA_FROM_BYTES: dict[str, dict[str, int | None]] = {
     },
     "argmax": {
         "full": _NEVER_UP_TO_16M,
-        "rows": _NEVER_UP_TO_16M,
+        "rows": None,  # numba 0.77x numpy at 64 MB even in parallel (load 1.4)
         "short_rows": 1 << 18,
         "columns": 1 << 18,
     },
     "argmin": {
         "full": _NEVER_UP_TO_16M,
-        "rows": _NEVER_UP_TO_16M,
+        "rows": None,  # numba 0.77x numpy at 64 MB even in parallel (load 1.4)
         "short_rows": 1 << 18,
         "columns": 1 << 18,
     },
