@@ -129,6 +129,7 @@ class Tensor(TensorBase, Generic[DT, Unpack[Shape]]):
         axis: object,
         keepdims: object,
         out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
+        dtype: object = None,
         **params: Any,
     ) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
 
