@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mypy.lookup import lookup_fully_qualified
-from mypy.nodes import TypeInfo
 from mypy.plugin import CheckerPluginInterface
 from mypy.types import (
     AnyType,
@@ -23,6 +21,7 @@ from mypy.types import (
 from . import _names as names
 from ._reduce_fast import concrete_reduction_dtype, dtype_instance
 from ._rules import rules
+from ._tensortypes import named_instance
 
 __all__ = [
     "Scalar",
@@ -38,17 +37,8 @@ __all__ = [
 
 def _named(api: CheckerPluginInterface, fullname: str) -> Type:
     """The class ``fullname`` as an Instance (``Any`` if the class is unavailable)."""
-    modules = getattr(api, "modules", None)  # TypeChecker.modules: every loaded module
-    if not isinstance(modules, dict):
-        return AnyType(TypeOfAny.special_form)
-    module, _, name = fullname.rpartition(".")
-    tree = modules.get(module)
-    sym = tree.names.get(name) if tree is not None else None  # the direct route, fast
-    if sym is None or not isinstance(sym.node, TypeInfo):
-        sym = lookup_fully_qualified(fullname, modules)
-    if sym is not None and isinstance(sym.node, TypeInfo):
-        return Instance(sym.node, [])
-    return AnyType(TypeOfAny.special_form)  # typedtensor._dtypes is not part of this build
+    found = named_instance(api, fullname)
+    return found if found is not None else AnyType(TypeOfAny.special_form)
 
 
 def _candidates(api: CheckerPluginInterface, dtype: Type) -> list[str] | None:

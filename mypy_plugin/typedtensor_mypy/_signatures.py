@@ -19,7 +19,7 @@ import os
 from collections.abc import Callable
 from typing import Union
 
-from mypy.nodes import TupleExpr, TypeInfo
+from mypy.nodes import TupleExpr
 from mypy.plugin import FunctionSigContext, MethodSigContext
 from mypy.type_visitor import TypeTranslator
 from mypy.types import (
@@ -34,6 +34,7 @@ from mypy.types import (
 )
 
 from . import _names as names
+from ._tensortypes import named_instance
 
 __all__ = ["context_free_signature", "signature_hook", "single_axis_signature"]
 
@@ -78,19 +79,9 @@ class _UnknownTensorToBase(TypeTranslator):
         return result if changed else t
 
 
-def _tensor_base(ctx: SigContext) -> Instance | None:
-    """``TensorBase`` as an Instance, looked up in the loaded modules (the checker's qualified
-    lookup walks package attributes, and ``typedtensor`` does not bind ``_tensor``)."""
-    modules = getattr(ctx.api, "modules", None)
-    module, _, name = names.TENSOR_BASE.rpartition(".")
-    tree = modules.get(module) if isinstance(modules, dict) else None
-    sym = tree.names.get(name) if tree is not None else None
-    return Instance(sym.node, []) if sym is not None and isinstance(sym.node, TypeInfo) else None
-
-
 def context_free_signature(ctx: SigContext, sig: CallableType) -> CallableType:
     """Retype ``AnyTensor`` parameters as ``TensorBase`` (see the module docstring)."""
-    base = _tensor_base(ctx)
+    base = named_instance(ctx.api, names.TENSOR_BASE)
     if base is None:  # pragma: no cover - Tensor's module is loaded wherever it is called
         return sig
     translator = _UnknownTensorToBase(base)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from mypy.lookup import lookup_fully_qualified
 from mypy.maptype import map_instance_to_supertype
 from mypy.nodes import TypeInfo
 from mypy.plugin import CheckerPluginInterface
@@ -32,6 +33,7 @@ __all__ = [
     "dim_size",
     "literal_dim",
     "make_tensor",
+    "named_instance",
     "render_dim",
     "render_dtype",
     "render_tensor",
@@ -63,6 +65,23 @@ class TensorView(NamedTuple):
     info: TypeInfo
     dtype: Type
     shape: Shape
+
+
+def named_instance(api: CheckerPluginInterface, fullname: str) -> Instance | None:
+    """The class ``fullname`` as an Instance, from the loaded modules; ``None`` if it is not
+    part of this build. (The checker's qualified lookup walks package attributes, and
+    ``typedtensor`` does not bind its private modules.)"""
+    modules = getattr(api, "modules", None)  # TypeChecker.modules: every loaded module
+    if not isinstance(modules, dict):
+        return None
+    module, _, name = fullname.rpartition(".")
+    tree = modules.get(module)
+    sym = tree.names.get(name) if tree is not None else None  # the direct route, fast
+    if sym is None or not isinstance(sym.node, TypeInfo):
+        sym = lookup_fully_qualified(fullname, modules)
+    if sym is not None and isinstance(sym.node, TypeInfo):
+        return Instance(sym.node, [])
+    return None
 
 
 def any_dim() -> AnyType:
