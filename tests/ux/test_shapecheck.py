@@ -331,3 +331,30 @@ def test_var_keyword_items_are_named_by_key() -> None:
     with pytest.raises(tt.ShapeCheckError) as err:
         named(a=f32(2), b=f32(3))
     check_error(err, "argument 'parts'['b']", "Tensor[float32, N]", "Tensor[float32, 3]")
+
+
+@pytest.mark.parametrize("name", sorted(tt._dtypes.BY_NAME))
+def test_every_dtype_class_is_checked_exactly(name: str) -> None:
+    """Each concrete dtype class (float16 and complex included) translates to jaxtyping's
+    dtype of the same name: its own tensors pass, a tensor of another dtype is rejected."""
+    cls = tt._dtypes.BY_NAME[name]
+    other = tt.float64 if cls is not tt.float64 else tt.float32
+
+    @tt.shapecheck
+    def ident(x: Tensor[cls, L[2]]) -> Tensor[Any, L[2]]:  # type: ignore[valid-type]
+        return x
+
+    assert ident(tt.zeros((2,), dtype=cls)).dtype is cls
+    with pytest.raises(tt.ShapeCheckError, match=f"got Tensor\\[{other.__name__}, 2\\]"):
+        ident(tt.zeros((2,), dtype=other))
+
+
+def test_complex_family_bound_accepts_both_complex_dtypes() -> None:
+    @tt.shapecheck
+    def conj_shape(x: Tensor[tt.ComplexFloating, B]) -> Tensor[tt.ComplexFloating, B]:
+        return x
+
+    for cls in (tt.complex64, tt.complex128):
+        assert conj_shape(tt.zeros((3,), dtype=cls)).shape == (3,)
+    with pytest.raises(tt.ShapeCheckError, match="argument 'x'"):
+        conj_shape(tt.zeros((3,), dtype=tt.float32))
