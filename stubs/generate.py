@@ -15,7 +15,8 @@ from pathlib import Path
 
 from typedtensor import _rules as rules
 
-from . import _render
+from . import _render_dtypes, _render_pyright, _render_reductions
+from ._render_forms import ANY_TENSOR
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -51,38 +52,34 @@ def render_all(*, plain_only: bool = False) -> dict[Path, str]:
     for name, spec in rules.REDUCTIONS.items():
         if spec.method:  # the nan* reductions and count_nonzero are functions only
             method = getattr(_tensor.Tensor, name)
-            methods.append(_render.render_method(spec, method, plain_only=plain_only))
-            mypy_methods.append(_render.render_mypy_method(spec, method))
+            methods.append(_render_reductions.render_method(spec, method, plain_only=plain_only))
+            mypy_methods.append(_render_reductions.render_mypy_method(spec, method))
         fn = getattr(reductions, name)
-        key = _render.function_share_key(spec, fn)
+        key = _render_reductions.function_share_key(spec, fn)
         if plain_only or key not in shared:
             shared.setdefault(key, name)
-            functions.append(_render.render_op(spec, fn, indent="", plain_only=plain_only))
+            functions.append(
+                _render_reductions.render_op(spec, fn, indent="", plain_only=plain_only)
+            )
         else:
-            functions.append(_render.render_alias(spec, fn, shared[key]))
+            functions.append(_render_reductions.render_alias(spec, fn, shared[key]))
     names = "\n".join(f'    "{n}",' for n in reductions.__all__)
     return {
         ROOT / "typedtensor" / "_tensor_mypy.pyi": _fill(
             "_tensor_mypy.pyi.tmpl",
-            {
-                "REDUCTIONS": "\n".join(mypy_methods)
-                .rstrip("\n")
-                .replace(_render.ANY_TENSOR, "AnyTensor")
-            },
+            {"REDUCTIONS": "\n".join(mypy_methods).rstrip("\n").replace(ANY_TENSOR, "AnyTensor")},
         ),
         ROOT / "typedtensor" / "_dtypes.pyi": _fill(
-            "_dtypes.pyi.tmpl", _render.render_dtype_classes()
+            "_dtypes.pyi.tmpl", _render_dtypes.render_dtype_classes()
         ),
         ROOT / "typedtensor" / "_tensor.pyi": _fill(
             "_tensor.pyi.tmpl",
             {
                 # the alias (defined after the class) keeps ~35% of the file's text out
-                "REDUCTIONS": "".join(methods)
-                .rstrip("\n")
-                .replace(_render.ANY_TENSOR, "AnyTensor"),
+                "REDUCTIONS": "".join(methods).rstrip("\n").replace(ANY_TENSOR, "AnyTensor"),
                 "PYRIGHT_CLASSES": ""
                 if plain_only
-                else _render.render_pyright_classes().replace(_render.ANY_TENSOR, "AnyTensor"),
+                else _render_pyright.render_pyright_classes().replace(ANY_TENSOR, "AnyTensor"),
             },
         ),
         ROOT / "typedtensor" / "reductions.pyi": _fill(
