@@ -149,6 +149,12 @@ def tensor(obj: Any, shape: tuple[object, ...], dtype: Any = None) -> AnyTensor:
     size, the same size wherever repeated): ``tt.tensor(arr, shape=(B, 3), dtype=tt.float32)``.
     Raises ``ShapeError`` on a mismatch, ``TypeError`` when the dtype differs (no conversion).
     """
+    if not isinstance(shape, (tuple, list)):
+        raise TypeError(
+            f"tt.tensor(obj, shape, dtype): shape must be a tuple of dims (ints, None, TypeVars "
+            f"or tt.Dim markers), got {shape!r}; write tt.tensor(obj, (2, 3), tt.float32), or "
+            "tt.asarray(obj, dtype=...) to convert without a shape check"
+        )
     t = asarray(obj)
     if dtype is not None:
         want = as_dtype_class(dtype)

@@ -14,7 +14,14 @@ EXAMPLES = sorted((Path(__file__).parents[2] / "examples").glob("*.py"))
 
 def test_examples_exist() -> None:
     names = {p.stem for p in EXAMPLES}
-    assert {"channel_stats", "embeddings", "softmax", "layer_norm", "tosa_pipeline"} <= names
+    assert {
+        "channel_stats",
+        "embeddings",
+        "softmax",
+        "layer_norm",
+        "tosa_pipeline",
+        "sensor_table",
+    } <= names
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])

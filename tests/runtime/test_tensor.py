@@ -76,6 +76,10 @@ def test_checked_cast() -> None:
         tt.tensor(a, shape=(4, 3), dtype=tt.float64)
     with pytest.raises(TypeError, match="declared dim"):
         tt.tensor(a, shape=(4, "3"))
+    with pytest.raises(TypeError, match=r"shape must be a tuple of dims .* got <class"):
+        tt.tensor(a, tt.float32)  # type: ignore[call-overload]  # the dtype where the shape goes
+    with pytest.raises(TypeError, match="shape must be a tuple of dims"):
+        tt.tensor(a, 4)  # type: ignore[call-overload]
     sq = tt.zeros((3, 3))
     assert sq.assert_shape(Batch, Batch) is sq
     with pytest.raises(tt.ShapeError, match="Batch was bound to 3"):
