@@ -92,7 +92,10 @@ _FAST_LOAD = all(
 
 
 def kernel(**options: Any) -> Callable[[Callable[..., Any]], Any]:
-    """``numba.njit(cache=CACHE, **options)`` loading its cache with ``_FastLoadCache``."""
+    """``numba.njit(cache=CACHE, nogil=True, **options)`` loading its cache with
+    ``_FastLoadCache``. ``nogil``: a kernel releases the GIL, so dask's worker threads (and any
+    other Python threads) run kernels side by side."""
+    options.setdefault("nogil", True)
 
     def wrap(fn: Callable[..., Any]) -> Any:
         if not (CACHE and _FAST_LOAD):
