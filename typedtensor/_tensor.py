@@ -26,8 +26,9 @@ Axis: TypeAlias = Union[int, tuple[int, ...], None]
 #: An operand of an elementwise operation.
 #: Tensors are named by their non-generic base ``TensorBase``, not ``Tensor[Any, ...]``: mypy
 #: solves a generic call's type variables from its type context first, so an ``Any``-filled
-#: ``Tensor`` here erased the symbols of an operand such as ``x + same(x)``.
-Operand: TypeAlias = Union["TensorBase", npt.NDArray[Any], int, float, complex, bool]
+#: ``Tensor`` here erased the symbols of an operand such as ``x + same(x)``. ``Dim``: a
+#: marker-typed ``x.shape[i]`` (an int at run time).
+Operand: TypeAlias = Union["TensorBase", npt.NDArray[Any], int, float, complex, bool, "Dim"]
 #: Norm modes: the plain Lp norm and oneDNN's four eps modes.
 NormMode: TypeAlias = Literal["plain", "lp_max", "lp_sum", "power_p_max", "power_p_sum"]
 #: L2-normalize variants of TensorFlow, PyTorch and OpenVINO (eps_mode add / max).

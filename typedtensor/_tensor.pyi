@@ -61,7 +61,8 @@ _Sh = TypeVarTuple("_Sh")
 _Rest = TypeVarTuple("_Rest")
 
 Axis: TypeAlias = Union[int, tuple[int, ...], None]
-Operand: TypeAlias = Union[TensorBase, npt.NDArray[Any], int, float, complex, bool]
+#: An elementwise operand. ``Dim``: a marker-typed ``x.shape[i]`` (an int at run time).
+Operand: TypeAlias = Union[TensorBase, npt.NDArray[Any], int, float, complex, bool, Dim]
 #: An operand of ``@`` (a Python scalar is rejected statically; numpy raises for one).
 MatmulOperand: TypeAlias = Union[TensorBase, npt.NDArray[Any]]
 #: One item of an index: an int (or numpy integer), a slice, ``None`` (a new axis), ``...``,

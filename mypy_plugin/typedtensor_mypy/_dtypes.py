@@ -113,9 +113,13 @@ def scalar_kind(t: Type) -> str | None:
     """``"int"``/``"float"``/``"complex"``/``"bool"`` for a Python scalar operand type, else
     ``None``."""
     p = get_proper_type(t)
+    if isinstance(p, TypeVarType):  # ``B = TypeVar("B", bound=int)``: ``x.shape[0]`` is an int
+        p = get_proper_type(p.upper_bound)
     if isinstance(p, LiteralType):
         p = p.fallback
     if isinstance(p, Instance):
+        if p.type.has_base(names.DIM):  # a ``tt.Dim`` marker read from ``x.shape``: an int
+            return "int"
         return _SCALARS.get(p.type.fullname)
     return None
 

@@ -56,3 +56,13 @@ def unbound_methods(x: Tensor[tt.float32, L[8], L[10]]) -> None:
     callable); pyright answers the unknown shape, mypy the exact one (with the plugin too)."""
     print(Tensor.sum(x, 1).shape, Tensor.argmax(x, axis=0).shape, Tensor.norm(x, 2, 1).shape)
     print(Tensor.var(x, 0, ddof=1).shape, Tensor.l2_normalize(x).shape)
+
+
+class Rows(tt.Dim):
+    """A named dim for the shape-entry arithmetic below."""
+
+
+def shape_entries_are_numbers(x: Tensor[tt.float32, Rows, L[6]]) -> None:
+    """``x.shape[0]`` of a marker dim is an int at run time; both checkers accept it as an
+    operand (mypy with the plugin keeps the shape; see tests/typecheck/test_symbolic.yml)."""
+    print((x / x.shape[0]).shape, (x.shape[0] * x).shape, (x.sum(axis=0) / len(x)).shape)
