@@ -54,19 +54,16 @@ from .indexing import (
     index_shape,
     slice_length,
 )
+from .joining import broadcast_to_shape, concat_shape, split_shape, stack_shape
 from .linalg import matmul_shape
 from .manipulation import (
-    broadcast_to_shape,
-    concat_shape,
     expand_dims_shape,
     matrix_transpose_order,
     moveaxis_order,
     permute_shape,
     reshape_shape,
     single_axis,
-    split_shape,
     squeeze_shape,
-    stack_shape,
     swapaxes_order,
     transpose_order,
 )
