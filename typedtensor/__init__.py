@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ._backend import get_backend, set_backend, use_backend
 from ._creation import arange, asarray, empty, full, ones, random, tensor, zeros
+from ._dask import from_zarr
 from ._dtypes import (
     ComplexFloating,
     DType,
@@ -144,6 +145,7 @@ __all__ = [
     "float16",
     "float32",
     "float64",
+    "from_zarr",
     "full",
     "get_backend",
     "int16",

@@ -9,6 +9,7 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import TypeVar, Unpack
 
+from ._dask import from_dask, is_dask_array
 from ._dtypes import DType, as_dtype_class, float64, int64
 from ._tensor import AnyTensor, Tensor, _shape_tuple, check_shape
 
@@ -35,10 +36,14 @@ def asarray(obj: Any, dtype: NumpyDType) -> AnyTensor: ...
 def asarray(obj: Any, dtype: Any = None) -> AnyTensor:
     """A Tensor viewing ``obj`` (no copy when it is already an ndarray of that dtype).
 
-    ``tt.asarray([[1.0, 2.0]], dtype=tt.float32)`` -> shape (1, 2), float32.
+    ``tt.asarray([[1.0, 2.0]], dtype=tt.float32)`` -> shape (1, 2), float32. A
+    ``dask.array.Array`` (or a dask-backed Tensor) gives a lazy dask-backed Tensor: nothing
+    is computed, ``dtype=`` converts lazily (see ``tt.from_zarr``).
     """
     if isinstance(obj, Tensor):
-        obj = obj.numpy()
+        obj = obj._data
+    if type(obj) is not np.ndarray and is_dask_array(obj):
+        return from_dask(obj, dtype)
     return Tensor(np.asarray(obj, dtype=_np_dtype(dtype, None)))
 
 

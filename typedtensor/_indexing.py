@@ -19,8 +19,9 @@ __all__ = ["getitem", "index_items", "setitem"]
 
 
 def _raw(item: object) -> object:
-    """A Tensor inside an index becomes its ndarray (numpy indexes with it)."""
-    return item.numpy() if isinstance(item, Tensor) else item
+    """A Tensor inside an index becomes its ndarray (numpy indexes with it; a dask-backed
+    Tensor its dask array, not computed)."""
+    return item._data if isinstance(item, Tensor) else item
 
 
 #: index items numpy takes as they are (the common case skips the rewrite below)
@@ -44,7 +45,7 @@ def _item(item: object) -> object:
     if isinstance(item, (int, np.integer)):
         return operator.index(item)
     if isinstance(item, (np.ndarray, list, Tensor)):
-        arr = np.asarray(_raw(item))
+        arr: Any = np.asarray(item) if isinstance(item, list) else _raw(item)
         return rules.ArrayIndex(tuple(arr.shape), boolean=arr.dtype == np.bool_)
     return item  # the rule reports it
 
@@ -66,7 +67,7 @@ def _explain(shape: tuple[int, ...], index: object) -> None:
 def getitem(x: AnyTensor, index: object) -> AnyTensor:
     """``x[index]`` as a Tensor (an int index on a rank-1 tensor gives a rank-0 Tensor):
     ``(4, 5, 6)[0, 1:, None] -> (4, 1, 6)``."""
-    data = x.numpy()
+    data = x._data  # a dask array for a dask-backed Tensor: dask indexes it lazily
     try:
         result = data[_raw_index(index)]
     except IndexError:
@@ -78,16 +79,16 @@ def getitem(x: AnyTensor, index: object) -> AnyTensor:
 def setitem(x: AnyTensor, index: object, value: object) -> None:
     """``x[index] = value``, ``value`` (Tensor, ndarray or scalar) broadcast to the indexed
     shape: ``(4, 3)[1:] = (1, 3)`` writes rows 1..3."""
-    data = x.numpy()
+    data = x._data  # a dask array for a dask-backed Tensor: dask assigns lazily
     raw = _raw_index(index)
-    v: Any = value.numpy() if isinstance(value, Tensor) else value
+    v: Any = value._data if isinstance(value, Tensor) else value
     try:
         data[raw] = v
     except IndexError:
         _explain(data.shape, index)
         raise
     except ValueError:
-        if not data.flags.writeable:
+        if isinstance(data, np.ndarray) and not data.flags.writeable:
             raise
         try:
             target = data[raw].shape

@@ -38,7 +38,7 @@ Shape = TypeVarTuple("Shape")
 
 def _data(x: object, name: str) -> Any:
     if isinstance(x, Tensor):
-        return x.numpy()
+        return x._data  # an ndarray, or a dask array for a dask-backed Tensor (not computed)
     if isinstance(x, (bool, int, float, np.generic, np.ndarray)):
         return x
     raise TypeError(f"{name} takes Tensors or Python/numpy scalars, got {type(x).__name__}")
@@ -47,7 +47,9 @@ def _data(x: object, name: str) -> Any:
 def _floating(x: object, name: str) -> Any:
     """The operand as floats: float and complex kept, bool/ints in the rules'
     ``unary_float_dtype`` (numpy's: bool/8-bit -> float16, 16-bit -> float32, else float64)."""
-    data = np.asarray(_data(x, name))
+    data = _data(x, name)
+    if not hasattr(data, "dtype"):  # Python scalars; ndarrays and dask arrays stay as they are
+        data = np.asarray(data)
     kind = data.dtype.kind  # dtype_class_of: numpy's dtype.name costs ~1.5 us
     target = rules.unary_float_dtype(dtype_class_of(data.dtype).name) if kind in "biuf" else None
     return data if target is None else data.astype(target, copy=False)

@@ -19,7 +19,7 @@ __all__ = ["matmul"]
 
 def _operand(x: object, side: str) -> Any:
     if isinstance(x, Tensor):
-        return x.numpy()
+        return x._data  # a dask array for a dask-backed Tensor: np.matmul builds its graph
     if isinstance(x, np.ndarray):
         return x
     if isinstance(x, (bool, int, float, np.generic)):

@@ -183,7 +183,16 @@ def reshape(x: _Tensor[DT], shape: ShapeArg) -> _Tensor[DT]:
     -1)) -> (8, 12)``. The element count must not change."""
     data = _array(x, "reshape")
     target = _shape_items(shape, "reshape")
-    return wrap(data.reshape(_validated(rules.reshape_shape, data.shape, target)))
+    return wrap(_reshaped(data, _validated(rules.reshape_shape, data.shape, target)))
+
+
+def _reshaped(data: npt.NDArray[Any], shape: Any) -> Any:
+    """``data.reshape(shape)``; dask cannot reshape a dask array in one step where dims split
+    unevenly (``(3, 4) -> (2, 6)``): it goes through the flattening, lazily."""
+    try:
+        return data.reshape(shape)
+    except NotImplementedError:  # dask's reshape; numpy never raises it
+        return data.reshape(-1).reshape(shape)
 
 
 def reshape_method(x: AnyTensor, shape: tuple[Any, ...]) -> AnyTensor:
@@ -199,7 +208,7 @@ def expand_dims(x: _Tensor[DT], axis: int | Sequence[int]) -> _Tensor[DT]:
     -1)) -> (1, 8, 3, 1)``."""
     data = _array(x, "expand_dims")
     axes = tuple(axis) if isinstance(axis, list) else axis
-    return wrap(data.reshape(_validated(rules.expand_dims_shape, data.shape, axes, 1)))
+    return wrap(_reshaped(data, _validated(rules.expand_dims_shape, data.shape, axes, 1)))
 
 
 def squeeze(x: _Tensor[DT], axis: int | Sequence[int] | None = None) -> _Tensor[DT]:
@@ -207,7 +216,7 @@ def squeeze(x: _Tensor[DT], axis: int | Sequence[int] | None = None) -> _Tensor[
     otherwise (each must have size 1), ``squeeze((1, 8, 1), 0) -> (8, 1)``."""
     data = _array(x, "squeeze")
     axes = tuple(axis) if isinstance(axis, list) else axis
-    return wrap(data.reshape(_validated(rules.squeeze_shape, data.shape, axes)))
+    return wrap(_reshaped(data, _validated(rules.squeeze_shape, data.shape, axes)))
 
 
 # ---------------------------------------------------------- concatenate / stack / split
@@ -237,6 +246,13 @@ def split(x: _Tensor[DT], sections: int, axis: int = 0) -> list[_Tensor[DT]]:
     the size along ``axis`` must be a multiple of ``sections``."""
     data = _array(x, "split")
     _validated(rules.split_shape, data.shape, sections, axis)
+    if type(data) is not np.ndarray:  # a dask array (no np.split): slices, lazily
+        ax = operator.index(axis) % data.ndim
+        n = operator.index(sections)
+        step = data.shape[ax] // n
+        before = (slice(None),) * ax
+        indexes = [(*before, slice(i * step, (i + 1) * step)) for i in range(n)]
+        return [wrap(data[index]) for index in indexes]
     return [wrap(part) for part in np.split(data, operator.index(sections), axis=axis)]
 
 

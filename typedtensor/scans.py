@@ -31,7 +31,7 @@ def _scan(
     include_initial: bool = False,
 ) -> AnyTensor:
     t: AnyTensor = x if isinstance(x, Tensor) else asarray(x)
-    data = t.numpy()
+    data = t._data  # a dask array for a dask-backed Tensor (scanned lazily below)
     if not isinstance(include_initial, (bool, np.bool_)):
         raise TypeError(f"include_initial must be a bool, got {include_initial!r}")
     try:
@@ -54,6 +54,10 @@ def _scan(
     else:
         result_dtype = np.dtype(as_dtype_class(dtype).numpy_dtype)
     a = data.reshape(-1) if axis is None or data.ndim == 0 else data
+    if type(a) is not np.ndarray:
+        from ._dask.tensor import scan_dask
+
+        return scan_dask(op, a, ax, result_dtype, bool(include_initial), out, name)
     result = _run_scan(op, a, ax, result_dtype, bool(include_initial))
     return _store(result, out, name)
 
