@@ -9,11 +9,11 @@ short loops, numbagg-style:
 
 - ``nansum_count``: the sum of the non-NaNs and their count (``nansum``, ``nanmean``); float32
   rows accumulate 2048-element chunks in float32 lanes, chunk totals in float64;
-- ``nanextreme``: ``llvm.maxnum``/``minnum`` folds from NaN (a NaN operand is skipped, so an
-  all-NaN slice stays NaN, as numpy's), rows folded into 64 lanes;
+- nanmax/nanmin: in ``nan_extremes``;
 - ``nanmoments``: count, mean and M2 of the non-NaNs: two passes over each cache-sized chunk
   (or block of rows), merged with Chan's formula (``nanvar``, ``nanstd``);
-- ``nanarg``: the first index of the extreme non-NaN (-1 for an all-NaN slice).
+- ``nanarg``: the first index of the extreme non-NaN (-1 for an all-NaN slice); each chunk's
+  extreme is an ``llvm.maxnum``/``minnum`` fold from NaN in 64 lanes (``_row_extreme``).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ __all__ = ["CH", "LANES", "VB"]
 FM = {"reassoc", "nsz", "contract"}  # never nnan/ninf: the NaN tests must stay
 CH = 2048  # row chunk (elements) summed in the input dtype inside SIMD lanes
 VB = 64  # column kernels: rows per two-pass block of the moments
-LANES = 64  # row extremes: independent accumulators (a SIMD-friendly fold)
+LANES = 64  # nanarg rows: independent accumulators of the chunk extreme (a SIMD fold)
 
 
 # ----------------------------------------------------------------------------- intrinsics
@@ -148,27 +148,6 @@ def _row_extreme(xs: Any, ismax: bool, nan: Any, lanes: Any) -> Any:
     for k in range(m, n):
         acc = _fold_extreme(acc, xs[k], ismax)
     return acc
-
-
-@kernel(fastmath=FM)
-def nanextreme_rows(x: Any, ext: Any, ismax: bool, nan: Any) -> None:
-    """ext[o, s] = max/min of the non-NaNs of segment s of row o (NaN if none); serial."""
-    ns = ext.shape[1]
-    lanes = np.empty(LANES, x.dtype)
-    for t in range(x.shape[0] * ns):
-        o, s = t // ns, t % ns
-        r0, r1 = _span(x.shape[1], s, ns)
-        ext[o, s] = _row_extreme(x[o][r0:r1], ismax, nan, lanes)
-
-
-@kernel(fastmath=FM, parallel=True)
-def nanextreme_rows_par(x: Any, ext: Any, ismax: bool, nan: Any) -> None:
-    """nanextreme_rows over (row, segment) tasks in parallel."""
-    ns = ext.shape[1]
-    for t in prange(x.shape[0] * ns):
-        o, s = t // ns, t % ns
-        r0, r1 = _span(x.shape[1], s, ns)
-        ext[o, s] = _row_extreme(x[o][r0:r1], ismax, nan, np.empty(LANES, x.dtype))
 
 
 @njit(fastmath=FM)
@@ -310,38 +289,6 @@ def nansum_count_columns_par(x: Any, sums: Any, cnts: Any, wb: int) -> None:
     """nansum_count_columns over (outer, segment, column block) tasks in parallel."""
     for t in prange(x.shape[0] * sums.shape[1] * -(-x.shape[2] // wb)):
         _columns_sum_count(x, sums, cnts, t, wb)
-
-
-@njit(fastmath=FM)
-def _columns_extreme(x: Any, ext: Any, ismax: bool, t: int, wb: int) -> None:
-    ns, w = ext.shape[1], x.shape[2]
-    nb = -(-w // wb)
-    o, r0, r1, j0, j1 = _block(t, nb, ns, x.shape[1], w, wb)
-    acc = ext[o, t // nb % ns, j0:j1]
-    for j in range(j1 - j0):
-        acc[j] = np.nan
-    for k in range(r0, r1):
-        xr = x[o, k, j0:j1]
-        if ismax:
-            for j in range(j1 - j0):
-                acc[j] = _maxnum(acc[j], xr[j])
-        else:
-            for j in range(j1 - j0):
-                acc[j] = _minnum(acc[j], xr[j])
-
-
-@kernel(fastmath=FM)
-def nanextreme_columns(x: Any, ext: Any, ismax: bool, wb: int) -> None:
-    """ext[o, s, j] = max/min of the non-NaNs of row segment s of column j; serial."""
-    for t in range(x.shape[0] * ext.shape[1] * -(-x.shape[2] // wb)):
-        _columns_extreme(x, ext, ismax, t, wb)
-
-
-@kernel(fastmath=FM, parallel=True)
-def nanextreme_columns_par(x: Any, ext: Any, ismax: bool, wb: int) -> None:
-    """nanextreme_columns over (outer, segment, column block) tasks in parallel."""
-    for t in prange(x.shape[0] * ext.shape[1] * -(-x.shape[2] // wb)):
-        _columns_extreme(x, ext, ismax, t, wb)
 
 
 @njit(fastmath=FM)
