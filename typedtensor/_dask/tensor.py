@@ -306,6 +306,9 @@ def scan_dask(
     """A validated scan (``typedtensor.scans``) of a dask array, lazily: ``dask.array.cumsum``
     or ``cumprod`` along ``axis`` in ``dtype``, the identity first when ``include_initial``."""
     _no_out(out, name)
+    along = array.chunks[axis]
+    if 0 in along and len(along) > 1:  # dask's scan fails on 0-size chunks: drop them
+        array = array.rechunk({axis: tuple(c for c in along if c) or (0,)})
     scan = da.cumsum if op == "sum" else da.cumprod
     result = scan(array, axis=axis, dtype=dtype)
     if include_initial:

@@ -1,0 +1,293 @@
+"""Operations on dask-backed Tensors: elementwise ops, broadcasting, shape ops, indexing,
+matmul, scans and the reduction wiring build lazy graphs (nothing computes) whose results equal
+the in-memory Tensor's (numpy's) answers over uneven, 1-element and 0-size chunks; invalid calls
+raise the in-memory exception class and message at graph construction."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+da = pytest.importorskip("dask.array")
+
+import typedtensor as tt  # noqa: E402
+from typedtensor import AnyTensor  # noqa: E402
+from typedtensor._dask.tensor import DaskTensor  # noqa: E402
+
+from ._lazy import LAYOUTS, Counted, assert_same, data, exploding  # noqa: E402
+
+Op = Callable[[AnyTensor], Any]
+
+ELEMENTWISE: dict[str, Op] = {
+    "add": lambda x: x + 1.5,
+    "rsub": lambda x: 2 - x,
+    "mul": lambda x: x * x,
+    "truediv": lambda x: x / 3,
+    "pow": lambda x: x**2,
+    "neg": lambda x: -x,
+    "pos": lambda x: +x,
+    "abs": lambda x: abs(x),
+    "lt": lambda x: x < 0.1,
+    "eq": lambda x: x == x,
+    "ne": lambda x: x != 0.5,
+    "exp": tt.exp,
+    "log": lambda x: tt.log(abs(x) + 1),
+    "sqrt": lambda x: tt.sqrt(abs(x)),
+    "negative": tt.negative,
+    "tt.abs": tt.abs,
+    "maximum": lambda x: tt.maximum(x, 0.0),
+    "minimum_broadcast": lambda x: tt.minimum(x, x[:1]),
+    "where": lambda x: tt.where(x > 0, x, 0.0),
+    "isnan": tt.isnan,
+    "isfinite": tt.isfinite,
+    "isinf": tt.isinf,
+    "astype": lambda x: x.astype(tt.float64),
+    "tt.astype_int": lambda x: tt.astype(x * 3, tt.int32),
+    "broadcast_column": lambda x: x - x[:, :1],
+    "broadcast_row": lambda x: x * x[0],
+    "invert_bool": lambda x: ~(x > 0),
+    "and_or_xor": lambda x: ((x > 0) & (x < 1)) | ((x > 0) ^ (x < -1)),
+    "int_bitwise": lambda x: ~tt.astype(x * 4, tt.int16) & 6,
+}
+
+SHAPE_OPS: dict[str, Op] = {
+    "T": lambda x: x.T,
+    "mT": lambda x: x.mT,
+    "transpose": lambda x: x.transpose(1, 0),
+    "permute_dims": lambda x: tt.permute_dims(x, (1, 0)),
+    "swapaxes": lambda x: x.swapaxes(0, -1),
+    "moveaxis": lambda x: tt.moveaxis(tt.expand_dims(x, 0), 0, -1),
+    "reshape_uneven": lambda x: x.reshape(6, 7),
+    "reshape_split": lambda x: x.reshape((7, 2, 3)),
+    "reshape_flat": lambda x: x.reshape(-1),
+    "expand_dims": lambda x: tt.expand_dims(x, (0, -1)),
+    "squeeze": lambda x: tt.expand_dims(x, 1).squeeze(1),
+    "concatenate": lambda x: tt.concatenate([x, x[:, :2]], axis=1),
+    "concatenate_none": lambda x: tt.concatenate([x, x], axis=None),
+    "stack": lambda x: tt.stack([x, x + 1], axis=-1),
+    "broadcast_to": lambda x: tt.broadcast_to(x[:, :1], (2, 7, 6)),
+    "matmul": lambda x: x @ x.T,
+    "matmul_vector": lambda x: x @ x[0],
+    "matmul_batched": lambda x: tt.stack([x, x]) @ x.T,
+    "getitem_basic": lambda x: x[1:, None, ::2],
+    "getitem_int": lambda x: x[2],
+    "getitem_element": lambda x: x[-1, -2],
+    "getitem_ellipsis": lambda x: x[..., 1],
+    "getitem_int_array": lambda x: x[np.array([0, 3, 3, -1])],
+    "getitem_list": lambda x: x[[1, 2], 1:],
+    "getitem_bool_rows": lambda x: x[np.array([True, False, True, True, False, False, True])],
+    "cumsum": lambda x: tt.cumsum(x, 1),
+    "cumsum_flat": lambda x: x.cumsum(),
+    "cumprod": lambda x: x.cumprod(0),
+    "cumsum_dtype": lambda x: tt.cumsum(x, 0, dtype=tt.float64),
+    "cumulative_sum_initial": lambda x: tt.cumulative_sum(x, axis=0, include_initial=True),
+    "cumulative_prod_initial": lambda x: tt.cumulative_prod(x, axis=1, include_initial=True),
+}
+
+REDUCTIONS: dict[str, Op] = {
+    "sum": lambda x: x.sum(axis=0),
+    "sum_dtype": lambda x: x.sum(axis=1, dtype=tt.float64),
+    "tt.sum": lambda x: tt.sum(x, axis=(0, 1), keepdims=True),
+    "prod": lambda x: x.prod(axis=1),
+    "mean": lambda x: x.mean(),
+    "var": lambda x: x.var(axis=0, correction=1),
+    "std": lambda x: tt.std(x, axis=-1, keepdims=True),
+    "max": lambda x: x.max(axis=1),
+    "min": lambda x: x.min(),
+    "any": lambda x: (x > 1).any(axis=0),
+    "all": lambda x: (x > -3).all(),
+    "argmax": lambda x: x.argmax(axis=0),
+    "argmin": lambda x: tt.argmin(x),
+    "logsumexp": lambda x: x.logsumexp(axis=1),
+    "norm": lambda x: x.norm(1, axis=0),
+    "norm_lp_max": lambda x: x.norm_lp_max(2, 1e-3, axis=1),
+    "l2_normalize": lambda x: x.l2_normalize(axis=1),
+    "reduce_to": lambda x: x.reduce_to((1, 6), "mean"),
+    "sum_to": lambda x: x.sum_to((6,)),
+    "nansum": lambda x: tt.nansum(x, axis=1),
+    "count_nonzero": lambda x: tt.count_nonzero(x > 0, axis=0),
+    "broadcast_softmax": lambda x: tt.exp(x - x.max(axis=-1, keepdims=True)),
+}
+
+
+@pytest.mark.parametrize("layout", LAYOUTS, ids=["uneven", "one_element", "zero_size"])
+@pytest.mark.parametrize("name", [*ELEMENTWISE, *SHAPE_OPS, *REDUCTIONS])
+def test_lazy_result_equals_in_memory(name: str, layout: Any) -> None:
+    op = {**ELEMENTWISE, **SHAPE_OPS, **REDUCTIONS}[name]
+    shape, chunks = layout
+    a = data(shape)
+    counted = Counted(a, chunks)
+    lazy = op(counted.tensor)
+    assert isinstance(lazy, DaskTensor), type(lazy)
+    assert counted.calls == [], "building the graph computed chunks"
+    assert_same(lazy, op(tt.asarray(a)))
+    assert counted.calls  # computing it did
+
+
+def test_split_is_lazy() -> None:
+    a = data((6, 4))
+    counted = Counted(a, ((4, 2), (3, 1)))
+    parts = tt.split(counted.tensor, 3, axis=0)
+    assert all(isinstance(p, DaskTensor) for p in parts) and counted.calls == []
+    for lazy, eager in zip(parts, tt.split(tt.asarray(a), 3, axis=0), strict=True):
+        assert_same(lazy, eager)
+
+
+def test_setitem_is_lazy_and_keeps_the_values() -> None:
+    a = data()
+    t = tt.asarray(da.from_array(a.copy(), chunks=3))
+    t[1:3] = 5.0
+    t[0] = tt.asarray(np.arange(6, dtype=np.float32))
+    assert isinstance(t, DaskTensor)
+    expected = a.copy()
+    expected[1:3] = 5.0
+    expected[0] = np.arange(6)
+    np.testing.assert_array_equal(t.numpy(), expected)
+
+
+@pytest.mark.parametrize(
+    ("left", "right"),
+    [
+        ("dask", "tensor"),
+        ("tensor", "dask"),
+        ("dask", "ndarray"),
+        ("ndarray", "dask"),
+        ("dask", "scalar"),
+        ("scalar", "dask"),
+        ("dask", "dask_array"),
+    ],
+)
+def test_mixed_operands_give_dask_tensors(left: str, right: str) -> None:
+    a, b = data((4, 3), seed=1), data((3,), seed=2)
+    kinds: dict[str, Callable[[Any], Any]] = {
+        "dask": lambda v: tt.asarray(da.from_array(v, chunks=2)),
+        "tensor": tt.asarray,
+        "ndarray": lambda v: v,
+        "scalar": lambda v: 2.5,
+        "dask_array": lambda v: da.from_array(v, chunks=2),
+    }
+    x, y = kinds[left](a), kinds[right](b)
+    for op in (lambda p, q: p + q, lambda p, q: p * q, lambda p, q: p < q):
+        result = op(x, y)
+        assert isinstance(result, DaskTensor)
+        ea = a if left != "scalar" else 2.5
+        eb = b if right != "scalar" else 2.5
+        np.testing.assert_allclose(result.numpy(), op(np.asarray(ea), np.asarray(eb)))
+
+
+def test_mixed_functions_give_dask_tensors() -> None:
+    a = data((4, 3))
+    x, t = tt.asarray(da.from_array(a, chunks=2)), tt.asarray(a)
+    results = {
+        "maximum": (tt.maximum(t, x), np.maximum(a, a)),
+        "where": (tt.where(x > 0, t, a[0]), np.where(a > 0, a, a[0])),
+        "concatenate": (tt.concatenate([t, x]), np.concatenate([a, a])),
+        "stack": (tt.stack([x, t], axis=1), np.stack([a, a], axis=1)),
+        "matmul": (t.T @ x, a.T @ a),
+        "rmatmul": (a.T @ x, a.T @ a),
+    }
+    for name, (lazy, expected) in results.items():
+        assert isinstance(lazy, DaskTensor), name
+        np.testing.assert_allclose(lazy.numpy(), expected, rtol=1e-6, err_msg=name)
+
+
+#: invalid calls: each raises in memory; the same on a dask-backed tensor, before any compute
+ERRORS: dict[str, Op] = {
+    "broadcast": lambda x: x + tt.asarray(np.ones(4, np.float32)),
+    "broadcast_reflected": lambda x: np.ones((2, 4), np.float32) * x,
+    "maximum_broadcast": lambda x: tt.maximum(x, np.ones(4)),
+    "where_broadcast": lambda x: tt.where(x > 0, np.ones(4), 0.0),
+    "invert_float": lambda x: ~x,
+    "and_float": lambda x: x & x,
+    "reduce_axis": lambda x: x.sum(axis=2),
+    "reduce_duplicate_axes": lambda x: x.mean(axis=(0, -2)),
+    "reduce_axis_type": lambda x: x.max(axis=1.0),  # type: ignore[arg-type]
+    "reduce_keepdims_type": lambda x: x.sum(keepdims=1),  # type: ignore[arg-type]
+    "argmax_tuple": lambda x: x.argmax(axis=(0, 1)),  # type: ignore[arg-type]
+    "var_correction": lambda x: x.var(correction=-1),
+    "norm_eps_plain": lambda x: x.norm(2, eps=1.0),
+    "norm_mode_p": lambda x: x.norm(-1, mode="lp_max"),
+    "l2_variant": lambda x: x.l2_normalize(variant="numpy"),  # type: ignore[arg-type]
+    "reduce_to_shape": lambda x: x.reduce_to((3,)),
+    "reduce_to_op": lambda x: x.reduce_to((1, 6), "argmax"),
+    "dtype_name": lambda x: x.sum(dtype="float128"),
+    "astype_name": lambda x: x.astype("float128"),
+    "transpose_axes": lambda x: x.transpose(0, 0),
+    "swapaxes_range": lambda x: x.swapaxes(0, 5),
+    "reshape_size": lambda x: x.reshape(5, 5),
+    "squeeze_not_one": lambda x: x.squeeze(0),
+    "expand_dims_range": lambda x: tt.expand_dims(x, 4),
+    "concatenate_dims": lambda x: tt.concatenate([x, x[:, :2]], axis=0),
+    "stack_shapes": lambda x: tt.stack([x, x[1:]]),
+    "split_sections": lambda x: tt.split(x, 2),
+    "broadcast_to_shape": lambda x: tt.broadcast_to(x, (7, 5)),
+    "matmul_inner": lambda x: x @ x,
+    "matmul_batch": lambda x: tt.stack([x, x, x]) @ tt.stack([x.T, x.T]),
+    "index_range": lambda x: x[9],
+    "index_negative_range": lambda x: x[:, -7],
+    "index_too_many": lambda x: x[0, 0, 0],
+    "index_bool_shape": lambda x: x[np.ones(3, bool)],
+    "index_float": lambda x: x[1.5],  # type: ignore[index]
+    "cumsum_axis": lambda x: tt.cumsum(x, axis=3),
+    "cumulative_sum_no_axis": lambda x: tt.cumulative_sum(x),
+}
+
+
+@pytest.mark.parametrize("name", list(ERRORS))
+def test_errors_at_graph_construction(name: str) -> None:
+    op = ERRORS[name]
+    with pytest.raises(Exception) as eager:
+        op(tt.asarray(np.zeros((7, 6), np.float32)))
+    with pytest.raises(type(eager.value)) as lazy:
+        op(exploding((7, 6)))
+    assert type(lazy.value) is type(eager.value)
+    assert str(lazy.value) == str(eager.value)
+
+
+def test_empty_reductions_raise_at_graph_construction() -> None:
+    ops: list[Op] = [
+        lambda x: x.max(axis=0),
+        lambda x: x.argmin(axis=0),
+        lambda x: x.norm(float("-inf"), axis=0),
+    ]
+    for op in ops:
+        with pytest.raises(ValueError) as eager:
+            op(tt.zeros((0, 3), tt.float32))
+        with pytest.raises(ValueError) as lazy:
+            op(exploding((0, 3)))
+        assert type(lazy.value) is type(eager.value)
+        assert str(lazy.value) == str(eager.value)
+    assert exploding((0, 3)).sum(axis=0).shape == (3,)  # sums of nothing are fine
+
+
+def test_setitem_shape_error_as_in_memory() -> None:
+    with pytest.raises(ValueError) as eager:
+        tt.zeros((7, 6), tt.float32)[1:3] = np.ones(4)
+    with pytest.raises(type(eager.value)) as lazy:
+        exploding((7, 6))[1:3] = np.ones(4)
+    assert str(lazy.value) == str(eager.value)
+
+
+def test_out_is_rejected() -> None:
+    x, out = exploding((7, 6)), tt.zeros((6,), tt.float32)
+    for op in (
+        lambda: x.sum(axis=0, out=out),
+        lambda: x.reduce_to((6,), out=out),
+        lambda: tt.cumsum(x, 0, out=out),
+    ):
+        with pytest.raises(TypeError, match="out= is not supported for dask-backed tensors"):
+            op()
+
+
+def test_unknown_sizes_are_rejected_without_compute() -> None:
+    x = exploding((7, 6))
+    with pytest.raises(ValueError, match="unknown dim sizes"):
+        x[x > 0]
+    arr = da.from_array(data(), chunks=3)
+    with pytest.raises(ValueError, match="compute_chunk_sizes"):
+        tt.asarray(arr[arr > 0])
+    known = arr[arr > 0].compute_chunk_sizes()
+    assert tt.asarray(known).shape == (int((data() > 0).sum()),)
