@@ -1,17 +1,19 @@
 # mypy: disable-error-code="no-untyped-call"
 """NaN-aware reductions on the numba backend: one pass over memory, numpy's semantics and
-RuntimeWarnings; the kernels are in ``nan_kernels``.
+RuntimeWarnings; the kernels are in ``nan_kernels``, ``nan_extremes`` (nanmax, nanmin) and
+``nan_products`` (nanprod).
 
 Each reduction is canonicalised by the backend's ``_canon`` to ``(O, R, I)`` reduced over
 ``R`` (reduced dims that are not adjacent in memory are copied once into (kept..., reduced...)
 order). ``I == 1`` runs a row kernel (one contiguous run per output, split into segments when
 there are few rows), ``I > 1`` a column kernel (a block of ``I`` accumulators, rows streamed).
-Ints and bool have no NaN: they run the plain reductions (numpy's rule too). ``nanprod``
-(numpy's order of multiplication decides overflow) and float16/complex return ``None``.
+Ints and bool have no NaN: they run the plain reductions (numpy's rule too). float16/complex,
+and a ``nanprod`` whose order of multiplication the kernels cannot keep, return ``None``.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import warnings
 from collections.abc import Callable
@@ -23,6 +25,7 @@ import numpy.typing as npt
 from ... import _rules as rules
 from . import nan_extremes as ne
 from . import nan_kernels as nk
+from . import nan_products as np_
 
 __all__ = ["NAN_OPS", "reduce_nan"]
 
@@ -129,6 +132,33 @@ def _nanmin(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any) -> Arra
     return _extreme(a, axes, keepdims, dtype, False)
 
 
+def _nanprod(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any) -> Array | None:
+    """numpy multiplies in index order, reduced axes by decreasing |stride| (its ``nanprod``
+    is ``prod`` of a copy with NaN replaced by 1): the canonical view keeps the reduced axes
+    in index order, as the plain ``prod`` does; ``None`` (numpy runs it) where that order is
+    not numpy's or the reduced dims are not adjacent in memory."""
+    from . import _canon, _finish, _parallel, _split
+
+    c = _canon(a, axes, flip_red=False)
+    steps = [abs(a.strides[d]) for d in axes if a.shape[d] > 1]
+    falling = all(s > t for s, t in itertools.pairwise(steps)) and 0 not in steps
+    if (c.copied and not falling) or sum(red for _, red in c.groups) != 1:
+        return None
+    _, o, r, i = _split(c.groups)
+    x3 = c.b.reshape(o, r, i)
+    if i == 1:
+        res = np.empty(o, x3.dtype)
+        big = float(np.ldexp(1.0, np.finfo(x3.dtype).maxexp - 4))  # 2^1020 / 2^124
+        par = _parallel(x3.size) and o > 1
+        _run(np_.nanprod_rows, np_.nanprod_rows_par, par, x3.reshape(o, r), res, big)
+    else:
+        wb = min(i, _WB_EXT)
+        res = np.empty((o, i), x3.dtype)
+        par = _parallel(x3.size) and o * -(-i // wb) > 1
+        _run(np_.nanprod_columns, np_.nanprod_columns_par, par, x3, res, wb)
+    return _finish(c, a, axes, keepdims, dtype, res.reshape(o, i))
+
+
 def _nanvar(
     a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any, correction: float
 ) -> Array:
@@ -211,6 +241,7 @@ def _count_nonzero(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any) 
 
 _FLOAT_OPS: dict[str, Callable[..., Array | None]] = {
     "nansum": _nansum,
+    "nanprod": _nanprod,
     "nanmean": _nanmean,
     "nanmax": _nanmax,
     "nanmin": _nanmin,
@@ -220,14 +251,21 @@ _FLOAT_OPS: dict[str, Callable[..., Array | None]] = {
     "nanargmin": _nanargmin,
 }
 #: ints and bool: no NaN, the plain reduction (numpy's nan* functions do the same)
-_PLAIN = {"nansum": "sum", "nanmean": "mean", "nanmax": "max", "nanmin": "min", "nanvar": "var"}
+_PLAIN = {
+    "nansum": "sum",
+    "nanprod": "prod",
+    "nanmean": "mean",
+    "nanmax": "max",
+    "nanmin": "min",
+    "nanvar": "var",
+}
 _PLAIN.update(nanstd="std", nanargmax="argmax", nanargmin="argmin")
 
 
 def reduce_nan(
     op: str, a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any, **params: Any
 ) -> Array | None:
-    """Run ``op`` (a nan* reduction or count_nonzero); ``None`` where numpy must (nanprod,
+    """Run ``op`` (a nan* reduction or count_nonzero); ``None`` where numpy must (``_nanprod``,
     float16/complex, a ``dtype=`` other than the rule's)."""
     from .. import _numpy as _ref
     from . import _SUPPORTED
@@ -257,4 +295,4 @@ def reduce_nan(
     return _OPS[plain](a, axes, keepdims, dtype, **params)
 
 
-NAN_OPS = frozenset((*_FLOAT_OPS, "nanprod", "count_nonzero"))
+NAN_OPS = frozenset((*_FLOAT_OPS, "count_nonzero"))
