@@ -114,7 +114,7 @@ def test_a_killed_worker_is_restarted_and_the_result_is_still_right(client: Any)
     time.sleep(0.5)  # some chunks done, others running
     assert not future.done()
     pids = client.run(os.getpid)
-    victim_address, victim = sorted(pids.items())[0]
+    victim = min(pids.values())
     os.kill(victim, signal.SIGKILL)
     result = future.result(timeout=120)
     np.testing.assert_allclose(result.numpy(), a.var(axis=0), rtol=1e-12)
