@@ -12,6 +12,7 @@ import numpy.typing as npt
 from typing_extensions import TypeVar, TypeVarTuple, Unpack
 
 from . import _rules as rules
+from ._dask import is_dask_array as _is_dask_array
 from ._dtypes import DType, as_dtype_class, dtype_class_of
 from ._errors import AxisError, ShapeError
 from ._reduce_plan import reduce_array
@@ -133,6 +134,27 @@ class Tensor(TensorBase, Generic[DT, Unpack[Shape]]):
     def numpy(self) -> npt.NDArray[Any]:
         """The wrapped ndarray itself (no copy)."""
         return self._data
+
+    # ------------------------------------------- dask (a dask-backed Tensor overrides these)
+    @property
+    def chunks(self) -> tuple[tuple[int, ...], ...]:
+        """dask's chunk sizes per dim; in memory, one chunk: ``((8,), (3,))`` for (8, 3)."""
+        return tuple((n,) for n in self._data.shape)
+
+    def compute(self, **kwargs: Any) -> Tensor[DT, Unpack[Shape]]:
+        """The values in memory: ``self`` here; a dask-backed tensor runs its graph."""
+        return self
+
+    def persist(self, **kwargs: Any) -> Tensor[DT, Unpack[Shape]]:
+        """``self`` here; a dask-backed tensor keeps its computed chunks (``dask.persist``)."""
+        return self
+
+    def rechunk(self, chunks: Any = "auto", **kwargs: Any) -> Tensor[DT, Unpack[Shape]]:
+        """A lazy dask-backed tensor of these values in ``chunks`` (needs dask):
+        ``tt.ones((8, 3)).rechunk((4, 3)).chunks -> ((4, 4), (3,))``."""
+        from ._dask import from_numpy
+
+        return from_numpy(self._data, chunks, **kwargs)  # type: ignore[return-value]
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> npt.NDArray[Any]:
         if dtype is None and not copy:
@@ -642,6 +664,10 @@ def wrap(value: Any) -> AnyTensor:
     if type(value) is np.ndarray:
         dtype_class_of(value.dtype)  # rejects unsupported dtypes with a clear TypeError
         return _new(value)
+    if _is_dask_array(value):  # a lazy result of numpy functions on dask-backed tensors
+        from ._dask.tensor import from_dask_array
+
+        return from_dask_array(value)
     return Tensor(np.asarray(value))
 
 

@@ -169,7 +169,7 @@ class DaskTensor(Tensor[Any, Unpack[tuple[Any, ...]]]):
         dtype: object = None,
         **params: Any,
     ) -> AnyTensor:
-        from .reductions import l2_normalize_dask, reduce_dask
+        from . import reductions  # H2's tree reductions (imported on the first reduction)
 
         _no_out(out, name)
         named = None if dtype is None else as_dtype_class(dtype).numpy_dtype
@@ -184,9 +184,9 @@ class DaskTensor(Tensor[Any, Unpack[tuple[Any, ...]]]):
         if rules.REDUCTIONS[name].norm_mode:  # norm_lp_max and friends: as in memory
             params = {**params, "mode": rules.REDUCTIONS[name].norm_mode}
         if name == "l2_normalize":
-            result = l2_normalize_dask(arr, axes, params)
+            result = reductions.l2_normalize_dask(arr, axes, params)
         else:
-            result = reduce_dask(arr, name, axes, keep, params, dtype=named)
+            result = reductions.reduce_dask(arr, name, axes, keep, params, dtype=named)
         if result.dtype != result_dtype:  # the in-memory dtype, whatever the tree produced
             result = result.astype(result_dtype)
         return from_dask_array(result)
