@@ -148,7 +148,7 @@ class DaskTensor(Tensor[Any, Unpack[tuple[Any, ...]]]):
     def _binary(self, other: object, fn: Any, reflected: bool = False) -> Any:
         if is_dask_array(other):
             other = from_dask_array(other)
-        if isinstance(other, (Tensor, np.ndarray)):
+        if isinstance(other, (Tensor, np.ndarray, bool, int, float, complex, np.generic)):
             _check_ufunc_dtypes(fn, self, other, reflected=reflected)
         return Tensor._binary(self, other, fn, reflected)
 
@@ -239,10 +239,12 @@ def validate_reduction(
 
 
 def _check_ufunc_dtypes(fn: Any, *operands: object, reflected: bool = False) -> None:
-    """Raise numpy's own error for a ufunc the operands' dtypes do not support (``~`` of
-    floats...) at graph construction: the ufunc runs on empty arrays of those dtypes."""
-    metas = [np.empty(0, o.dtype) if isinstance(o, np.ndarray) else o for o in operands]
-    metas = [np.empty(0, m._data.dtype) if isinstance(m, Tensor) else m for m in metas]
+    """Raise numpy's own error at graph construction for a ufunc that numpy rejects for the
+    operands' dtypes (``~`` of floats) or a scalar operand (int ``x ** -1``): the ufunc runs on
+    one-element arrays of those dtypes, as dask's dtype inference does (where it fails, dask
+    raises a TypeError of its own words)."""
+    metas = [np.ones(1, o.dtype) if isinstance(o, np.ndarray) else o for o in operands]
+    metas = [np.ones(1, m._data.dtype) if isinstance(m, Tensor) else m for m in metas]
     if reflected:
         metas.reverse()
     with np.errstate(all="ignore"):
