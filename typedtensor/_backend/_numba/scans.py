@@ -5,8 +5,10 @@ The input is viewed as ``(O, R, I)`` scanned along ``R``: ``I == 1`` is a row sc
 sequential loop per row), ``I > 1`` a column scan (row ``k`` of the output is row ``k - 1``
 plus row ``k`` of the input: SIMD across the contiguous ``I``). Rows (``O``) run in parallel
 from ``PAR_MIN`` elements. float32 sums accumulate in float64 (never less accurate than
-numpy's sequential float32 sum); products accumulate in the result dtype, in numpy's order,
-so overflow to inf and underflow to 0 happen where numpy's do. Inputs that are not
+numpy's sequential float32 sum) and keep numpy's overflow: once a float32 result is inf, the
+running sum is that inf (numpy's float32 sum stays inf, or NaN after ``inf - inf``, where a
+float64 one would come back to finite values). Products accumulate in the result dtype, in
+numpy's order, so overflow to inf and underflow to 0 happen where numpy's do. Inputs that are not
 C-contiguous, or dtypes outside bool/ints/float32/float64, return ``None`` (numpy runs them).
 """
 
@@ -29,67 +31,90 @@ PAR_MIN = 1 << 18  # elements: below this a scan runs serially
 _SUPPORTED = frozenset("?bhilqBHILQfd")
 
 
+@njit(inline="always")
+def _row_task(x: Any, out: Any, prod: bool, init: int, acc0: Any, narrow: bool, o: int) -> None:
+    """out[o, init + k] = acc0 (+|*) x[o, 0] ... x[o, k]. A float32 sum runs in float64; a
+    row whose float32 results overflow is finished as numpy's float32 sum (``_overflowed``)."""
+    acc = acc0
+    if init:
+        out[o, 0] = acc0
+    xs = x[o]
+    ys = out[o, init:]
+    if prod:
+        for k in range(xs.shape[0]):
+            acc = acc * xs[k]
+            ys[k] = acc
+    else:
+        for k in range(xs.shape[0]):
+            acc = acc + xs[k]
+            ys[k] = acc
+        if narrow:  # float32 results of a float64 sum
+            _overflowed(xs, ys)
+
+
+@njit(inline="always")
+def _overflowed(xs: Any, ys: Any) -> None:
+    """From the first inf of the float32 running sum ``ys`` on: numpy's float32 sum stays
+    inf (or turns NaN on ``inf - inf``) where the float64 one came back to finite values."""
+    seen = False  # a vectorised check first (the row is in cache): overflow is rare
+    for k in range(ys.shape[0]):
+        seen |= abs(ys[k]) == np.inf
+    if not seen:
+        return
+    first = -1
+    for k in range(ys.shape[0]):
+        if abs(ys[k]) == np.inf:
+            first = k
+            break
+    if first < 0:
+        return
+    acc = ys[first]
+    for k in range(first + 1, ys.shape[0]):
+        acc = acc + xs[k]
+        ys[k] = acc
+
+
 @kernel()
-def _scan_rows(x: Any, out: Any, prod: bool, init: int, acc0: Any) -> None:
-    """out[o, init + k] = acc0 (+|*) x[o, 0] ... x[o, k], one row at a time; serial."""
+def _scan_rows(x: Any, out: Any, prod: bool, init: int, acc0: Any, narrow: bool) -> None:
+    """Row scans of x (O, R) into out (O, R + init), one row at a time; serial."""
     for o in range(x.shape[0]):
-        acc = acc0
-        if init:
-            out[o, 0, 0] = acc0
-        xs = x[o, :, 0]
-        ys = out[o, init:, 0]
-        if prod:
-            for k in range(xs.shape[0]):
-                acc = acc * xs[k]
-                ys[k] = acc
-        else:
-            for k in range(xs.shape[0]):
-                acc = acc + xs[k]
-                ys[k] = acc
+        _row_task(x, out, prod, init, acc0, narrow, o)
 
 
 @kernel(parallel=True)
-def _scan_rows_par(x: Any, out: Any, prod: bool, init: int, acc0: Any) -> None:
+def _scan_rows_par(x: Any, out: Any, prod: bool, init: int, acc0: Any, narrow: bool) -> None:
     """_scan_rows with rows in parallel."""
     for o in prange(x.shape[0]):
-        acc = acc0
-        if init:
-            out[o, 0, 0] = acc0
-        xs = x[o, :, 0]
-        ys = out[o, init:, 0]
-        if prod:
-            for k in range(xs.shape[0]):
-                acc = acc * xs[k]
-                ys[k] = acc
-        else:
-            for k in range(xs.shape[0]):
-                acc = acc + xs[k]
-                ys[k] = acc
+        _row_task(x, out, prod, init, acc0, narrow, o)
 
 
 @kernel()
-def _scan_columns(x: Any, out: Any, prod: bool, init: int, acc0: Any, wb: int) -> None:
+def _scan_columns(
+    x: Any, out: Any, prod: bool, init: int, acc0: Any, narrow: bool, wb: int
+) -> None:
     """Column scan of (O, R, I) in blocks of ``wb`` columns (float64 running row for float32
     sums: ``acc``); serial."""
     w = x.shape[2]
     acc = np.full(min(w, wb), acc0)
     for t in range(x.shape[0] * (-(-w // wb))):
-        _columns_task(x, out, prod, init, acc0, wb, t, acc)
+        _columns_task(x, out, prod, init, acc0, narrow, wb, t, acc)
 
 
 @kernel(parallel=True)
-def _scan_columns_par(x: Any, out: Any, prod: bool, init: int, acc0: Any, wb: int) -> None:
+def _scan_columns_par(
+    x: Any, out: Any, prod: bool, init: int, acc0: Any, narrow: bool, wb: int
+) -> None:
     """_scan_columns with (row, column block) tasks in parallel."""
     w = x.shape[2]
     nb = -(-w // wb)
     for t in prange(x.shape[0] * nb):
         acc = np.full(min(w, wb), acc0)
-        _columns_task(x, out, prod, init, acc0, wb, t, acc)
+        _columns_task(x, out, prod, init, acc0, narrow, wb, t, acc)
 
 
 @njit(inline="always")
 def _columns_task(
-    x: Any, out: Any, prod: bool, init: int, acc0: Any, wb: int, t: int, acc: Any
+    x: Any, out: Any, prod: bool, init: int, acc0: Any, narrow: bool, wb: int, t: int, acc: Any
 ) -> None:
     nb = -(-x.shape[2] // wb)
     o = t // nb
@@ -109,6 +134,12 @@ def _columns_task(
             for j in range(w):
                 acc[j] = acc[j] * xs[j]
                 ys[j] = acc[j]
+        elif narrow:  # float32 results of a float64 sum: inf once they overflow (numpy's)
+            for j in range(w):
+                acc[j] = acc[j] + xs[j]
+                ys[j] = acc[j]
+                y = ys[j]
+                acc[j] = y if abs(y) == np.inf else acc[j]
         else:
             for j in range(w):
                 acc[j] = acc[j] + xs[j]
@@ -145,10 +176,12 @@ def scan(op: str, a: Array, axis: int, dtype: np.dtype[Any], include_initial: bo
     # float32 sums run in float64; everything else in the result dtype (numpy's order)
     acc_type = np.float64 if kind == "f" and not prod else np.dtype(dtype).type
     acc0 = acc_type(1 if prod else 0)
+    narrow = not prod and np.dtype(dtype) == np.float32
     par = _parallel(a.size)
     if i == 1:
-        (_scan_rows_par if par and o > 1 else _scan_rows)(x, out3, prod, init, acc0)
+        rows = (x.reshape(o, r), out3.reshape(o, r + init))  # C layout: contiguous loops
+        (_scan_rows_par if par and o > 1 else _scan_rows)(*rows, prod, init, acc0, narrow)
     else:
         wb = 4096
-        (_scan_columns_par if par else _scan_columns)(x, out3, prod, init, acc0, wb)
+        (_scan_columns_par if par else _scan_columns)(x, out3, prod, init, acc0, narrow, wb)
     return out
