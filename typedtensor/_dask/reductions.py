@@ -284,29 +284,23 @@ def _blockwise(
     out_dtype: np.dtype[Any],
     named: np.dtype[Any] | None,
 ) -> DaskArray:
-    """Every reduced axis is one chunk: each block reduced in memory, no tree."""
+    """Every reduced axis is one chunk: each block reduced in memory, no tree. The blocks
+    keep the reduced axes (size 1) and a lazy squeeze drops them: ``map_blocks`` with
+    ``drop_axis`` would copy every input block once (dask concatenates along dropped axes)."""
     fn = functools.partial(
         _reduce_block,
         name=name,
         axes=axes,
-        keepdims=keepdims,
+        keepdims=True,
         params=params,
         named=named,
         backend=get_backend(),
     )
-    if keepdims:
-        chunks = tuple((1,) if d in axes else c for d, c in enumerate(array.chunks))
-        return array.map_blocks(
-            fn, chunks=chunks, dtype=out_dtype, meta=np.empty((0,) * array.ndim, out_dtype)
-        )
-    kept = tuple(c for d, c in enumerate(array.chunks) if d not in axes)
-    return array.map_blocks(
-        fn,
-        chunks=kept,
-        drop_axis=list(axes),
-        dtype=out_dtype,
-        meta=np.empty((0,) * len(kept), out_dtype),
+    chunks = tuple((1,) if d in axes else c for d, c in enumerate(array.chunks))
+    kept = array.map_blocks(
+        fn, chunks=chunks, dtype=out_dtype, meta=np.empty((0,) * array.ndim, out_dtype)
     )
+    return kept if keepdims or not axes else kept.squeeze(axis=axes)
 
 
 # --------------------------------------------------------------------------- argmax
