@@ -8,8 +8,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import hypothesis.extra.numpy as hnp
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 da = pytest.importorskip("dask.array")
 
@@ -294,3 +297,31 @@ def test_unknown_sizes_are_rejected_without_compute() -> None:
         tt.asarray(arr[arr > 0])
     known = arr[arr > 0].compute_chunk_sizes()
     assert tt.asarray(known).shape == (int((data() > 0).sum()),)
+
+
+@st.composite
+def _chunked(draw: st.DrawFn, shape: tuple[int, ...], seed: int) -> tuple[Any, AnyTensor]:
+    """An array of ``shape`` and a dask-backed Tensor of it in random chunks (0-size ones too)."""
+    chunks = []
+    for n in shape:
+        sizes: list[int] = []
+        while sum(sizes) < n:
+            sizes.append(draw(st.integers(0 if sizes else 1, n - sum(sizes))))
+        chunks.append(tuple(sizes) or (0,))
+    a = data(shape, seed=seed)
+    return a, tt.asarray(da.from_array(a, chunks=tuple(chunks)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data(), hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=3, max_side=5))
+def test_broadcasting_over_random_chunks(draw: st.DataObject, shapes: Any) -> None:
+    (a, x), (b, y) = (draw.draw(_chunked(s, i)) for i, s in enumerate(shapes.input_shapes))
+    results = {
+        "add": (x + y, a + b),
+        "mul_mixed": (x * tt.asarray(b), a * b),
+        "maximum": (tt.maximum(x, y), np.maximum(a, b)),
+        "where": (tt.where(x > 0, x, y), np.where(a > 0, a, b)),
+    }
+    for name, (lazy, expected) in results.items():
+        assert isinstance(lazy, DaskTensor) and lazy.shape == shapes.result_shape, name
+        np.testing.assert_allclose(lazy.numpy(), expected, rtol=1e-6, err_msg=name)

@@ -78,6 +78,8 @@ def test_numpy_item_float_bool_compute() -> None:
     assert type(t.numpy()) is np.ndarray
     np.testing.assert_array_equal(np.asarray(t), a)
     assert np.asarray(t, dtype=np.float64).dtype == np.float64
+    with pytest.raises(ValueError, match="without computing a copy"):
+        np.asarray(t, copy=False)
     total = t.sum(dtype=tt.float64)
     assert total.item() == pytest.approx(float(a.sum(dtype=np.float64)))
     assert float(total) == pytest.approx(total.item())
@@ -122,6 +124,17 @@ def test_chunks_and_rechunk() -> None:
     lazy = in_memory.rechunk((4, 3))
     assert isinstance(lazy, DaskTensor) and lazy.chunks == ((4, 3), (3, 3))
     assert_same(lazy.sum(axis=0), in_memory.sum(axis=0))
+
+
+def test_dask_functions_take_dask_tensors_lazily() -> None:
+    """dask's functions that convert their operands with ``da.asarray`` (dask's ufuncs such
+    as ``da.exp`` reject a Tensor, as numpy's do: ``__array_ufunc__ = None``)."""
+    a = data()
+    counted = Counted(a, 3)
+    lazy = da.concatenate([counted.tensor, counted.tensor])
+    assert isinstance(lazy, da.Array) and counted.calls == []
+    assert da.asarray(counted.tensor) is counted.tensor.to_dask_array()  # type: ignore[attr-defined]
+    np.testing.assert_array_equal(lazy.compute(), np.concatenate([a, a]))
 
 
 def test_tokenize_is_stable_and_distinct() -> None:

@@ -58,6 +58,11 @@ class DaskTensor(Tensor[Any, Unpack[tuple[Any, ...]]]):
         """The wrapped ``dask.array.Array`` (no compute)."""
         return cast(da.Array, self._data)
 
+    def to_dask_array(self) -> da.Array:
+        """The wrapped dask array: dask's functions that convert their operands with
+        ``da.asarray`` (``da.concatenate([t, u])``...) take a DaskTensor lazily through it."""
+        return self.dask_array
+
     @property
     def chunks(self) -> tuple[tuple[int, ...], ...]:
         """dask's chunk sizes per dim: ``((4, 4), (3,))`` for (8, 3) in chunks of 4 rows."""
@@ -86,7 +91,10 @@ class DaskTensor(Tensor[Any, Unpack[tuple[Any, ...]]]):
         return np.asarray(self.dask_array.compute())
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> npt.NDArray[Any]:
-        """``np.asarray(t)`` computes, as for a dask array."""
+        """``np.asarray(t)`` computes, as for a dask array (``copy=False`` cannot be honoured:
+        ValueError, as numpy's protocol asks)."""
+        if copy is False:
+            raise ValueError("a dask-backed tensor cannot be viewed without computing a copy")
         return np.asarray(self.numpy(), dtype=dtype)
 
     def item(self) -> Any:
