@@ -82,6 +82,10 @@ def abs(x: Tensor[Any, Unpack[Shape]]) -> Tensor[Any, Unpack[Shape]]:  # noqa: A
 
 def negative(x: Tensor[DT, Unpack[Shape]]) -> Tensor[DT, Unpack[Shape]]:
     """``-x`` elementwise; dtype and shape kept: (8, 10) -> (8, 10)."""
+    operand: Any = x
+    if isinstance(operand, Tensor):  # the operator: a dask-backed tensor checks the dtype first
+        negated: Tensor[DT, Unpack[Shape]] = -operand
+        return negated
     return wrap(np.negative(_data(x, "negative")))
 
 

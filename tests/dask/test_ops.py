@@ -208,6 +208,7 @@ ERRORS: dict[str, Op] = {
     "int_negative_power": lambda x: tt.astype(x, tt.int32) ** -1,
     "bool_subtract": lambda x: (x > 0) - (x < 0),
     "bool_negative": lambda x: -(x > 0),
+    "bool_negative_function": lambda x: tt.negative(x > 0),
     "reduce_axis": lambda x: x.sum(axis=2),
     "reduce_duplicate_axes": lambda x: x.mean(axis=(0, -2)),
     "reduce_axis_type": lambda x: x.max(axis=1.0),  # type: ignore[arg-type]
