@@ -326,3 +326,15 @@ def test_broadcasting_over_random_chunks(draw: st.DataObject, shapes: Any) -> No
     for name, (lazy, expected) in results.items():
         assert isinstance(lazy, DaskTensor) and lazy.shape == shapes.result_shape, name
         np.testing.assert_allclose(lazy.numpy(), expected, rtol=1e-6, err_msg=name)
+
+
+def test_split_every_from_dask_config() -> None:
+    dask = pytest.importorskip("dask")
+    a = data((64, 3))
+    x = tt.asarray(da.from_array(a, chunks=(1, 3)))
+    default = x.var(axis=0)
+    with dask.config.set(split_every=2):
+        binary = x.var(axis=0)
+    assert len(dict(binary.__dask_graph__())) > len(dict(default.__dask_graph__()))  # type: ignore[attr-defined]
+    for lazy in (default, binary):
+        assert_same(lazy, tt.asarray(a).var(axis=0))
