@@ -71,12 +71,15 @@ def arg_dtype(value_dtype: np.dtype[Any]) -> np.dtype[Any]:
 
 
 @contextlib.contextmanager
-def serial_kernels() -> Iterator[None]:
+def serial_kernels(backend: str = "numba") -> Iterator[None]:
     """Run the block with numba's thread count at 1 in this thread (numba's setting is
     thread-local), so a chunk's kernels run serially inside a dask worker thread; restored
-    afterwards (the synchronous scheduler runs chunks in the caller's own thread)."""
-    numba = sys.modules.get("numba")
-    if numba is None:  # the chunk does not run numba kernels unless the backend imports it
+    afterwards (the synchronous scheduler runs chunks in the caller's own thread). With the
+    numba backend, numba is imported here (a worker's first chunk), before any kernel runs."""
+    numba: Any = sys.modules.get("numba")
+    if numba is None and backend == "numba":
+        import numba
+    if numba is None:  # the numpy backend runs no kernel; nothing to mask
         yield
         return
     before = numba.get_num_threads()
@@ -132,7 +135,7 @@ def reduced_chunk(
     summed over axis 1 gives (2, 1). A chunk with no element reduced gives ``empty_fill``."""
     if _reduced_count(x.shape, axis) == 0:
         return identity_partial(x.shape, axis, empty_fill, partial_dtype)
-    with use_backend(backend), serial_kernels():
+    with use_backend(backend), serial_kernels(backend):
         r = reduce_array(x, op, axis, True, {}, partial_dtype)
     return r if r.dtype == partial_dtype else r.astype(partial_dtype)
 
@@ -215,7 +218,7 @@ def nan_sum_count(x: Array, axis: tuple[int, ...], keepdims: bool, *, backend: s
     if x.dtype.kind in "fc":
         keep = ~np.isnan(x)
         out["n"] = fold(np.add, keep, axis, np.int64, None, True)
-        with use_backend(backend), serial_kernels():
+        with use_backend(backend), serial_kernels(backend):
             out["s"] = reduce_array(x, "nansum", axis, True, {}, F8) if x.size else 0.0
     else:
         out["n"] = _reduced_count(x.shape, axis)
@@ -306,7 +309,7 @@ def arg_candidates(
     if skip_nan:  # candidates carry the filled values: NaNs never win a merge
         x, local, none = _nan_local_arg(x, axes, flat, op[3:])
     else:
-        with use_backend(backend), serial_kernels():
+        with use_backend(backend), serial_kernels(backend):
             local = reduce_array(x, op, None if flat else axes[0], True, {})
         none = None
     if flat:

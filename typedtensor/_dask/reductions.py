@@ -237,7 +237,7 @@ def _norm_extreme_chunk(
             x, axis, True, op=op, partial_dtype=partial_dtype, empty_fill=0, backend=backend
         )
     params = {"p": p, "eps": 0.0, "mode": "plain"}
-    with use_backend(backend), part.serial_kernels():
+    with use_backend(backend), part.serial_kernels(backend):
         return reduce_array(x, "norm", axis, True, params, partial_dtype)
 
 
@@ -271,7 +271,7 @@ def _reduce_block(
     axis: int | tuple[int, ...] | None = axes
     if rules.REDUCTIONS[name].single_axis:  # argmax's spelling: one axis, or None for all
         axis = axes[0] if len(axes) == 1 else None
-    with use_backend(backend), part.serial_kernels():
+    with use_backend(backend), part.serial_kernels(backend):
         return reduce_array(block, name, axis, keepdims, params, named)
 
 
