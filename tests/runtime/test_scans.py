@@ -142,11 +142,73 @@ def test_numba_scans_match_the_reference(op: str, data: st.DataObject) -> None:
         warnings.simplefilter("ignore")
         want = _scan.reference_scan(op, a, axis, dtype, initial)
         got = scans.scan(op, a, axis, dtype, initial)
-    if got is None:
-        assert not a.flags.c_contiguous or a.size == 0 or a.dtype.kind not in "biuf"
+    if got is None:  # numpy's loop: a scan along the innermost dim of a strided view, ...
+        assert (
+            not (a.flags.c_contiguous or a.flags.f_contiguous)
+            or a.size == 0
+            or (a.dtype.kind == "f" and dtype.kind in "iu")
+        ), (a.shape, a.strides, axis)
         return
     assert got.shape == want.shape and got.dtype == want.dtype
     if dtype.kind == "f":
         np.testing.assert_allclose(got, want, rtol=2e-6, atol=1e-6, equal_nan=True)
     else:
         np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_float32_overflow_stays_inf_as_numpy(backend: str, dtype: str) -> None:
+    """numpy's float32 running sum stays inf once it overflows (NaN after inf - inf): the
+    float64 accumulation must not come back to finite values, rows or columns, big or small."""
+    seq = np.array([3e38, 3e38, -3e38, -3e38, 1.0, -np.inf, 5.0, 2e38], dtype=dtype)
+    rng = np.random.default_rng(4)
+    for n_rows in (1, 300_000 // seq.size):  # below and above the scan's numba threshold
+        a = np.tile(seq, (n_rows, 1)) * rng.choice([1, -1], size=(n_rows, 1)).astype(dtype)
+        for x, axis in ((a, 1), (np.ascontiguousarray(a.T), 0), (a, None)):
+            with np.errstate(all="ignore"), tt.use_backend(backend):
+                got = tt.cumsum(x, axis).numpy()
+                want = np.cumsum(x, axis)
+            assert got.dtype == want.dtype
+            for special in (np.isnan, np.isposinf, np.isneginf):
+                np.testing.assert_array_equal(special(got), special(want))
+            np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+@pytest.mark.parametrize("layout", ["F", "negative", "strided", "transposed3"])
+@pytest.mark.parametrize("dtype", ["int32", "float32", "float64"])
+def test_numba_scans_of_non_contiguous_layouts(layout: str, dtype: str) -> None:
+    """F order runs through its transpose, other layouts scanned along a strided dim are
+    copied once into C order; only a scan along a strided view's innermost dim stays numpy's."""
+    from typedtensor._backend._numba import scans
+
+    rng = np.random.default_rng(5)
+    base = (rng.standard_normal((40, 30, 20)) * 10).astype(dtype)
+    x = {
+        "F": np.asfortranarray(base),
+        "negative": base[::-1, :, ::-1],
+        "strided": base[:, ::2, :],
+        "transposed3": base.transpose(1, 2, 0),
+    }[layout]
+    for axis in range(3):
+        for op in ("sum", "prod"):
+            want_dtype = np.dtype("float64" if dtype == "float64" else dtype)
+            if dtype == "int32":
+                want_dtype = np.dtype("int64")
+            got = scans.scan(op, x, axis, want_dtype, True)
+            strides = [abs(s) for s in x.strides]
+            innermost = strides.index(min(strides))
+            if got is None:
+                assert layout != "F" and axis == innermost
+                continue
+            with np.errstate(all="ignore"):
+                want = np.concatenate(
+                    [np.full_like(np.take(x, [0], axis), 0 if op == "sum" else 1, want_dtype),
+                     (np.cumsum if op == "sum" else np.cumprod)(x, axis, dtype=want_dtype)],
+                    axis=axis,
+                )  # fmt: skip
+            assert got.shape == want.shape and got.dtype == want.dtype
+            if dtype == "int32":
+                np.testing.assert_array_equal(got, want)
+            else:  # float32: numpy's running sum of |x| ~ 10 carries ~1e-4 absolute error
+                tol = 1e-3 if dtype == "float32" else 1e-9
+                np.testing.assert_allclose(got, want, rtol=tol, atol=tol, equal_nan=True)
