@@ -259,3 +259,60 @@ def test_dtype_argument(backend: str, op: str, dtype: Any) -> None:
     expected = getattr(np, op)(a, axis=1, dtype=np_dtype)
     assert got.numpy().dtype == expected.dtype
     np.testing.assert_allclose(got.numpy(), expected, rtol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("layout", ["C", "F", "negative", "strided"])
+def test_nanmax_nanmin_exact_on_every_layout(backend: str, dtype: str, layout: str) -> None:
+    """Bit for bit numpy's (max/min are exact): rows, columns, every axis and the full
+    reduction, with all-NaN slices, slices whose answer is -inf/+inf (the kernels' second
+    look) and NaN-free slices; sizes below and above the numba threshold (1 MB)."""
+    rng = np.random.default_rng(6)
+    for shape in ((9, 33), (700, 520), (3, 50_000), (50_000, 3)):
+        a = rng.standard_normal(shape).astype(dtype)
+        a[rng.random(shape) < 0.3] = np.nan
+        a[0] = np.nan  # an all-NaN row
+        a[:, 0] = np.nan  # an all-NaN column
+        a[1] = np.where(np.isnan(a[1]), a[1], -np.inf)  # a row of -inf and NaN
+        a[2] = np.where(np.isnan(a[2]), a[2], np.inf)
+        a[:, 1] = np.where(np.isnan(a[:, 1]), a[:, 1], -np.inf)
+        x = _relayout(a, layout, None)  # type: ignore[arg-type]
+        for op in ("nanmax", "nanmin"):
+            for axis in (0, 1, None):
+                with warnings.catch_warnings(record=True) as want_w:
+                    warnings.simplefilter("always")
+                    want = getattr(np, op)(x, axis=axis)
+                with warnings.catch_warnings(record=True) as got_w, tt.use_backend(backend):
+                    warnings.simplefilter("always")
+                    got = getattr(tt, op)(x, axis).numpy()
+                assert got.dtype == want.dtype and got.shape == np.shape(want)
+                np.testing.assert_array_equal(got, want)
+                assert [str(w.message) for w in got_w] == [str(w.message) for w in want_w]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_nanprod_keeps_numpys_overflow_order(backend: str, dtype: str) -> None:
+    """Huge and tiny factors with NaNs among them: inf, 0 and NaN (inf * 0) exactly where
+    numpy's sequential order gives them, in rows, columns and the full product, big arrays
+    (the numba kernels) and small ones."""
+    rng = np.random.default_rng(7)
+    info = np.finfo(dtype)
+    for shape in ((5, 40), (400, 700), (700, 400)):
+        a = rng.standard_normal(shape).astype(dtype)
+        pick = rng.random(shape)
+        a[pick < 0.2] = info.max / 8
+        a[(pick > 0.2) & (pick < 0.4)] = info.tiny * 8
+        a[rng.random(shape) < 0.2] = np.nan
+        a[3] = np.nan
+        for layout in ("C", "F", "negative"):
+            x = _relayout(a, layout, None)  # type: ignore[arg-type]
+            for axis in (0, 1, None):
+                with np.errstate(all="ignore"):
+                    want = np.nanprod(x, axis=axis)
+                    with tt.use_backend(backend):
+                        got = tt.nanprod(x, axis).numpy()
+                assert got.dtype == want.dtype
+                for special in (np.isnan, np.isposinf, np.isneginf):
+                    np.testing.assert_array_equal(special(got), special(want))
+                np.testing.assert_array_equal(got == 0, want == 0)
+                np.testing.assert_allclose(got, want, rtol=1e-4 if dtype == "float32" else 1e-10)
