@@ -181,8 +181,8 @@ def _check(got: Array, want: Array, dtype: np.dtype[Any], what: str) -> None:
     want = np.asarray(want).astype(dtype) if np.asarray(want).dtype != dtype else np.asarray(want)
     assert got.dtype == dtype, f"{what}: dtype {got.dtype} != {dtype}"
     assert got.shape == want.shape, f"{what}: shape {got.shape} != {want.shape}"
-    if dtype.kind == "f":
-        tol = 2e-4 if dtype == np.float32 else 1e-9
+    if dtype.kind in "fc":
+        tol = 2e-4 if dtype in (np.float32, np.complex64) else 1e-9
         np.testing.assert_allclose(got, want, rtol=tol, atol=tol, equal_nan=True, err_msg=what)
     else:
         np.testing.assert_array_equal(got, want, err_msg=what)
@@ -304,6 +304,37 @@ def test_dtype_argument_accumulates_and_returns_that_dtype() -> None:
         for dt in (np.dtype(np.int16), np.dtype(np.float32)):
             got = reduce_dask(x, name, (0,), False, {}, dtype=dt).compute()
             _check(got, fn(a, axis=0, dtype=dt), dt, f"{name} dtype={dt}")
+
+
+def test_complex_inputs_equal_numpy() -> None:
+    rng = np.random.default_rng(11)
+    a = (rng.standard_normal((7, 6)) + 1j * rng.standard_normal((7, 6))).astype(np.complex64)
+    a[1, 2] = np.nan
+    x = da.from_array(a, chunks=(3, 4))
+    b = np.where(np.isnan(a), 0, a)
+    y = da.from_array(b, chunks=(3, 4))
+    for axes in ((0,), (1,), (0, 1)):
+        cases = [
+            ("sum", y, {}, np.sum(b, axis=axes)),
+            ("mean", y, {}, np.mean(b, axis=axes)),
+            ("var", y, {"correction": 1.0}, np.var(b, axis=axes, ddof=1)),
+            ("std", y, {"correction": 0.0}, np.std(b, axis=axes)),
+            ("nanmean", x, {}, np.nanmean(a, axis=axes)),
+            ("nanvar", x, {"correction": 0.0}, np.nanvar(a, axis=axes)),
+            (
+                "norm",
+                y,
+                {"p": 2.0, "eps": 0.0, "mode": "plain"},
+                np.sqrt(np.sum(np.abs(b) ** 2, axis=axes)),
+            ),
+            ("logsumexp", y, {}, np.log(np.sum(np.exp(b.astype(np.complex128)), axis=axes))),
+        ]
+        for name, arr, params, want in cases:
+            got = reduce_dask(arr, name, axes, False, params, split_every=2).compute()
+            _check(got, want, result_dtype(name, a.dtype), f"complex {name} {axes}")
+    for axes, axis in (((0,), 0), ((1,), 1), ((0, 1), None)):
+        got = reduce_dask(y, "argmax", axes, False, {}).compute()
+        np.testing.assert_array_equal(got, np.argmax(b, axis=axis))
 
 
 def test_mean_and_var_of_empty_reductions_are_nan() -> None:

@@ -32,7 +32,6 @@ from .._backend._routing import layout, numba_from_bytes
 from .._reduce_plan import reduce_array
 
 __all__ = [
-    "NAN_SUM_COUNT",
     "arg_candidates",
     "arg_dtype",
     "fold",
@@ -40,6 +39,7 @@ __all__ = [
     "lse_pairs",
     "moments",
     "moments_dtype",
+    "nan_sum_count_dtype",
     "nan_sum_count",
     "power_sum",
     "reduced_chunk",
@@ -50,8 +50,6 @@ __all__ = [
 Array = npt.NDArray[Any]
 F8 = np.dtype(np.float64)
 
-#: nanmean partials: count of non-NaNs and their (float64) sum
-NAN_SUM_COUNT = np.dtype([("n", np.int64), ("s", F8)])
 #: logsumexp partials: the max m and sum(exp(x - m)) (0 for m = -inf, 1 for m = inf or NaN)
 LSE = np.dtype([("m", F8), ("s", F8)])
 #: dtypes the numba kernels read (bool as uint8)
@@ -62,6 +60,12 @@ def fold(ufunc: Any, x: Any, axis: Any, dtype: Any, out: None, keepdims: bool) -
     """``ufunc.reduce(x, axis, dtype, out, keepdims)`` as an ndarray (numpy's positional
     spelling, the fastest call)."""
     return np.asarray(ufunc.reduce(x, axis, dtype, out, keepdims))
+
+
+def nan_sum_count_dtype(x_dtype: np.dtype[Any]) -> np.dtype[Any]:
+    """nanmean partials: the count of non-NaNs and their float64 (complex128) sum."""
+    total = np.complex128 if np.dtype(x_dtype).kind == "c" else np.float64
+    return np.dtype([("n", np.int64), ("s", total)])
 
 
 def arg_dtype(value_dtype: np.dtype[Any]) -> np.dtype[Any]:
@@ -214,15 +218,16 @@ def _numba_moments(x: Array, axes: tuple[int, ...]) -> tuple[int, Array, Array]:
 
 def nan_sum_count(x: Array, axis: tuple[int, ...], keepdims: bool, *, backend: str) -> Array:
     """The chunk's ``(n, s)``: how many non-NaNs and their float64 sum (nanmean's partial)."""
-    out = np.empty(_keep_shape(x.shape, axis), NAN_SUM_COUNT)
+    out = np.empty(_keep_shape(x.shape, axis), nan_sum_count_dtype(x.dtype))
+    total = out.dtype["s"]
     if x.dtype.kind in "fc":
         keep = ~np.isnan(x)
         out["n"] = fold(np.add, keep, axis, np.int64, None, True)
         with use_backend(backend), serial_kernels(backend):
-            out["s"] = reduce_array(x, "nansum", axis, True, {}, F8) if x.size else 0.0
+            out["s"] = reduce_array(x, "nansum", axis, True, {}, total) if x.size else 0.0
     else:
         out["n"] = _reduced_count(x.shape, axis)
-        out["s"] = fold(np.add, x, axis, F8, None, True)
+        out["s"] = fold(np.add, x, axis, total, None, True)
     return out
 
 

@@ -167,7 +167,7 @@ def _tree_steps(
     if name == "nanmean":
         chunk = p(part.nan_sum_count, backend=backend)
         agg = p(tree.nan_mean_aggregate, result_dtype=out_dtype)
-        return chunk, tree.nan_sum_count_combine, agg, part.NAN_SUM_COUNT
+        return chunk, tree.nan_sum_count_combine, agg, part.nan_sum_count_dtype(in_dtype)
     if name in _MOMENT_OPS:
         skip_nan = name.startswith("nan")
         chunk = p(part.moments, skip_nan=skip_nan, backend=backend)
