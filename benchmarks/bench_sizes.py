@@ -5,7 +5,8 @@
     python benchmarks/bench_sizes.py --json sizes.json --plot benchmarks/sizes.png
 
 Every reduction (over the last axis and over the first), ``x + y`` with a broadcast row,
-``x * 2.0``, a layer norm (mean and var with keepdims, broadcasting back) and a softmax, on
+``x * 2.0``, a layer norm (mean and var with keepdims, broadcasting back), a softmax and the
+shape operations (reshape, transpose, ``x[:, 0]``, concatenate, ``x @ w``), on
 float32 arrays of 16 elements to 64 MB, each run three ways in the same loop: plain numpy on
 the ndarray, a bare wrapper (``Bare``: a class that holds the ndarray in ``__slots__``, calls
 numpy and wraps the result, no checks: the physical limit of a Python wrapper) and typedtensor
@@ -156,6 +157,32 @@ def elementwise_cases(a: Array) -> dict[str, Trio]:
     }
 
 
+def shape_cases(a: Array) -> dict[str, Trio]:
+    """reshape, transpose, ``x[:, 0]``, concatenate and ``x @ w`` (w: (cols, 16))."""
+    w = np.random.default_rng(1).standard_normal((a.shape[1], 16)).astype(np.float32)
+    b, t, bw, tw = Bare(a), tt.asarray(a), Bare(w), tt.asarray(w)
+    flat = (a.size,)
+    return {
+        "reshape": (
+            lambda: a.reshape(flat),
+            lambda: Bare(b.a.reshape(flat)),
+            lambda: t.reshape(flat),
+        ),
+        "transpose": (
+            lambda: a.transpose(1, 0),
+            lambda: Bare(b.a.transpose(1, 0)),
+            lambda: t.transpose(1, 0),
+        ),
+        "x[:, 0]": (lambda: a[:, 0], lambda: Bare(b.a[:, 0]), lambda: t[:, 0]),
+        "concatenate": (
+            lambda: np.concatenate([a, a]),
+            lambda: Bare(np.concatenate([b.a, b.a])),
+            lambda: tt.concatenate([t, t]),
+        ),
+        "x @ w": (lambda: a @ w, lambda: Bare(b.a @ bw.a), lambda: t @ tw),
+    }
+
+
 def issue_cases() -> dict[str, Trio]:
     """The cases issue #18 measured (float32)."""
     rng = np.random.default_rng(0)
@@ -265,6 +292,7 @@ def main() -> None:
         if not args.quick and a.shape[0] > 1:
             groups.append(("axis 0", cases(a, 0)))
         groups.append(("", elementwise_cases(a)))
+        groups.append(("", shape_cases(a)))
         for where, trios in groups:
             for op, trio in trios.items():
                 if wanted and op not in wanted:

@@ -30,9 +30,10 @@ _PLAIN = frozenset({int, slice, type(None), type(Ellipsis)})
 
 def _raw_index(index: object) -> Any:
     if type(index) is tuple:
-        if all(type(i) in _PLAIN for i in index):
-            return index
-        return tuple(_raw(i) for i in index)
+        for i in index:  # a loop, not all(...): ~0.2 us less on x[:, 0]
+            if type(i) not in _PLAIN:
+                return tuple(_raw(i) for i in index)
+        return index
     return _raw(index)
 
 

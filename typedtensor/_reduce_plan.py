@@ -22,16 +22,32 @@ import numpy.typing as npt
 
 from . import _rules as rules
 from ._backend import get_backend
-from ._backend._routing import Run, runner
+from ._backend._routing import Run, min_numba_bytes, runner
 from ._dtypes import BY_NAME, dtype_class_of
 
-__all__ = ["reduce_array"]
+__all__ = ["SMALL_PLANS", "clear_plans", "reduce_array", "small_plan_key"]
 
 Array = npt.NDArray[Any]
 
 #: plan key -> bound reduction; cleared when it reaches _MAX_PLANS entries
 _PLANS: dict[tuple[Any, ...], Run] = {}
 _MAX_PLANS = 4096
+
+#: The plans of small inputs, keyed without strides nor backend (``small_plan_key``): below
+#: ``min_numba_bytes()`` both built-in backends run numpy's loops (``_routing.runner`` sends
+#: every input under its op's ``NUMBA_FROM_BYTES`` to ``numpy_runner``, whatever its layout),
+#: so one plan serves every layout and backend. Only calls whose axis is ``None`` or an
+#: ``int`` and whose keepdims is a ``bool`` enter it, and the key holds both types: ``True ==
+#: 1`` and ``1.0 == 1`` as dict keys, and those stay errors. ``Tensor._reduce`` reads it first.
+SMALL_PLANS: dict[tuple[Any, ...], Run] = {}
+_SMALL_AXIS_TYPES = (int, type(None))
+
+
+def small_plan_key(
+    name: str, axis: object, keepdims: object, shape: tuple[int, ...], dtype: np.dtype[Any]
+) -> tuple[Any, ...]:
+    """The ``SMALL_PLANS`` key of a call (``Tensor._reduce`` builds the same tuple inline)."""
+    return (name, axis, type(axis), keepdims, type(keepdims), shape, dtype)
 
 
 def reduce_array(
@@ -63,8 +79,22 @@ def reduce_array(
                 if len(_PLANS) >= _MAX_PLANS:
                     _PLANS.clear()
                 _PLANS[key] = plan
+                if (
+                    result_dtype is None
+                    and kind in _SMALL_AXIS_TYPES
+                    and a.nbytes < min_numba_bytes()
+                ):
+                    if len(SMALL_PLANS) >= _MAX_PLANS:
+                        SMALL_PLANS.clear()
+                    SMALL_PLANS[small_plan_key(name, axis, keepdims, a.shape, a.dtype)] = plan
             return plan(a, params)
     return _plan(a, name, axis, keepdims, result_dtype)(a, params)
+
+
+def clear_plans() -> None:
+    """Forget every cached plan (after a change to the routing table)."""
+    _PLANS.clear()
+    SMALL_PLANS.clear()
 
 
 def _int_tuple(axis: tuple[object, ...]) -> bool:

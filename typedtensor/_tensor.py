@@ -12,9 +12,11 @@ import numpy.typing as npt
 from typing_extensions import TypeVar, TypeVarTuple, Unpack
 
 from . import _rules as rules
+from ._backend._routing import min_numba_bytes
 from ._dask import is_dask_array as _is_dask_array
-from ._dtypes import DType, as_dtype_class, dtype_class_of
+from ._dtypes import _CLASS_OF_NUMPY_DTYPE, DType, as_dtype_class, dtype_class_of
 from ._errors import AxisError, ShapeError
+from ._reduce_plan import SMALL_PLANS as _SMALL_PLANS
 from ._reduce_plan import reduce_array
 
 __all__ = ["AnyTensor", "Axis", "Dim", "L2Variant", "NormMode", "Tensor", "TensorBase", "wrap"]
@@ -208,10 +210,29 @@ class Tensor(TensorBase, Generic[DT, Unpack[Shape]]):
         dtype: object = None,
         **params: Any,
     ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        """Every reduction method's one path (a subclass with another ``_data`` overrides it).
+        A small input's validated plan is one dict lookup away (``SMALL_PLANS``, keyed
+        without strides: below ``min_numba_bytes()`` every layout runs numpy's loops)."""
+        a = self._data
+        if out is None and dtype is None:
+            try:
+                plan = _SMALL_PLANS.get(
+                    (name, axis, type(axis), keepdims, type(keepdims), a.shape, a.dtype)
+                )
+            except TypeError:  # an unhashable axis or keepdims (a list): the rules say why
+                plan = None
+            if plan is not None:
+                try:
+                    result = plan(a, params)
+                except rules.RuleError as err:  # an empty input's per-call check (norm's p)
+                    _raise_rule_error(err)
+                t: AnyTensor = _object_new(Tensor)
+                t._data = result
+                return t
         # dtype=: numpy's, accumulate in that dtype and return it (a class, numpy dtype or name)
         named = None if dtype is None else as_dtype_class(dtype).numpy_dtype
         try:  # validation and the choice of code are cached per call signature
-            result = reduce_array(self._data, name, axis, keepdims, params, named)
+            result = reduce_array(a, name, axis, keepdims, params, named)
         except rules.RuleError as err:
             _raise_rule_error(err)
             raise  # unreachable
@@ -334,6 +355,17 @@ class Tensor(TensorBase, Generic[DT, Unpack[Shape]]):
     ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
         """Index of the first maximum (first NaN wins) along one axis, or of the flattened
         tensor for ``axis=None``: ``(8, 3).argmax(axis=1) -> (8,)`` of int64."""
+        a = self._data  # a small input over one int axis: numpy's own call (_INDEX_SMALL_BYTES)
+        if type(axis) is int and keepdims is False and out is None and type(a) is np.ndarray:
+            try:
+                length = a.shape[axis]
+            except IndexError:  # out of range (rank 0 too): the rules' error, below
+                length = 0
+            if length and a.nbytes < _INDEX_SMALL_BYTES:  # length 0: the rules' error too
+                index = a.argmax(axis)
+                t: AnyTensor = _object_new(Tensor)
+                t._data = index if type(index) is np.ndarray else np.asarray(index)
+                return t
         return self._reduce("argmax", axis, keepdims, out)
 
     def argmin(
@@ -344,6 +376,17 @@ class Tensor(TensorBase, Generic[DT, Unpack[Shape]]):
         out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
     ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
         """Index of the first minimum along one axis: ``(8, 3).argmin(axis=0) -> (3,)``."""
+        a = self._data  # as argmax
+        if type(axis) is int and keepdims is False and out is None and type(a) is np.ndarray:
+            try:
+                length = a.shape[axis]
+            except IndexError:  # out of range (rank 0 too): the rules' error, below
+                length = 0
+            if length and a.nbytes < _INDEX_SMALL_BYTES:  # length 0: the rules' error too
+                index = a.argmin(axis)
+                t: AnyTensor = _object_new(Tensor)
+                t._data = index if type(index) is np.ndarray else np.asarray(index)
+                return t
         return self._reduce("argmin", axis, keepdims, out)
 
     def logsumexp(
@@ -515,18 +558,27 @@ class Tensor(TensorBase, Generic[DT, Unpack[Shape]]):
 
     # -------------------------------------------------------------- elementwise
     def _binary(self, other: object, fn: Any, reflected: bool = False) -> Any:
+        """``fn(self, other)`` (reflected: ``fn(other, self)``) as a Tensor. numpy checks that
+        the shapes broadcast before it computes anything; where it refuses, the rules say
+        why (``ShapeError`` naming both shapes), so a call that broadcasts pays no check."""
         if isinstance(other, Tensor):
             other_data: Any = other._data
-            _broadcast_check(self._data.shape, other_data.shape, reflected)
-        elif isinstance(other, (bool, int, float, complex, np.bool_, np.number)):
+        elif isinstance(other, _SCALAR_OR_ARRAY):
             other_data = other
-        elif isinstance(other, np.ndarray):
-            other_data = other
-            _broadcast_check(self._data.shape, other.shape, reflected)
         else:
             return NotImplemented
         a, b = (other_data, self._data) if reflected else (self._data, other_data)
-        return wrap(fn(a, b))
+        try:
+            result = fn(a, b)
+        except (ValueError, TypeError):  # the shapes first, as numpy users read them
+            if hasattr(other_data, "shape"):
+                _broadcast_check(self._data.shape, other_data.shape, reflected)
+            raise
+        if type(result) is np.ndarray and result.dtype in _CLASS_OF_NUMPY_DTYPE:
+            t: AnyTensor = _object_new(Tensor)  # wrap(result) without the calls
+            t._data = result
+            return t
+        return wrap(result)
 
     def __add__(self, other: Operand) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
         return self._binary(other, np.add)  # type: ignore[no-any-return]
@@ -614,6 +666,11 @@ class Tensor(TensorBase, Generic[DT, Unpack[Shape]]):
     @property
     def T(self) -> Tensor[DT, Unpack[tuple[Any, ...]]]:  # noqa: N802
         """All dims reversed: ``(8, 3, 4) -> (4, 3, 8)`` (see ``tt.transpose``)."""
+        a = self._data
+        if type(a) is np.ndarray:  # nothing to validate: numpy's view, wrapped
+            t: AnyTensor = _object_new(Tensor)
+            t._data = a.T
+            return t
         return _manipulation.transpose(self)
 
     @property
@@ -661,6 +718,10 @@ AnyTensor: TypeAlias = Tensor[Any, Unpack[tuple[Any, ...]]]
 
 def wrap(value: Any) -> AnyTensor:
     """Wrap an ndarray or numpy scalar as a Tensor (a scalar becomes rank 0)."""
+    if type(value) is np.ndarray and value.dtype in _CLASS_OF_NUMPY_DTYPE:  # a known dtype
+        t: AnyTensor = _object_new(Tensor)
+        t._data = value
+        return t
     if type(value) is np.ndarray:
         dtype_class_of(value.dtype)  # rejects unsupported dtypes with a clear TypeError
         return _new(value)
@@ -672,6 +733,8 @@ def wrap(value: Any) -> AnyTensor:
 
 
 _object_new = object.__new__
+#: the operands ``_binary`` passes to numpy as they are (Tensors give their ndarray)
+_SCALAR_OR_ARRAY = (bool, int, float, complex, np.bool_, np.number, np.ndarray)
 
 
 def _new(arr: npt.NDArray[Any]) -> AnyTensor:
@@ -680,6 +743,13 @@ def _new(arr: npt.NDArray[Any]) -> AnyTensor:
     t: AnyTensor = _object_new(Tensor)
     t._data = arr
     return t
+
+
+#: argmax/argmin of an input below this size over one int axis run numpy's own call on every
+#: backend, with no plan: the plan's validation costs more than the call (argmax of 16 floats:
+#: numpy 0.14 us) and gives the same answer (``_routing._arg_runner`` makes the same call; its
+#: int64 is numpy's intp on the platforms where that runner runs)
+_INDEX_SMALL_BYTES = min_numba_bytes(("argmax", "argmin"))
 
 
 def _store(result: npt.NDArray[Any], out: AnyTensor | None, name: str) -> AnyTensor:

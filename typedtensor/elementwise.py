@@ -47,12 +47,17 @@ def _data(x: object, name: str) -> Any:
 def _floating(x: object, name: str) -> Any:
     """The operand as floats: float and complex kept, bool/ints in the rules'
     ``unary_float_dtype`` (numpy's: bool/8-bit -> float16, 16-bit -> float32, else float64)."""
-    data = _data(x, name)
-    if not hasattr(data, "dtype"):  # Python scalars; ndarrays and dask arrays stay as they are
-        data = np.asarray(data)
+    if isinstance(x, Tensor):
+        data = x._data
+    else:
+        data = _data(x, name)
+        if not hasattr(data, "dtype"):  # Python scalars; ndarrays and dask arrays stay
+            data = np.asarray(data)
     kind = data.dtype.kind  # dtype_class_of: numpy's dtype.name costs ~1.5 us
-    target = rules.unary_float_dtype(dtype_class_of(data.dtype).name) if kind in "biuf" else None
-    return data if target is None else data.astype(target, copy=False)
+    if kind not in "biu":  # float and complex kept (the rule's answer; wrap checks the dtype)
+        return data
+    target = rules.unary_float_dtype(dtype_class_of(data.dtype).name)
+    return data.astype(target, copy=False)
 
 
 def exp(x: Tensor[Any, Unpack[Shape]]) -> Tensor[Any, Unpack[Shape]]:

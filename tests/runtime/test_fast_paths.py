@@ -95,9 +95,9 @@ _PARAMS: dict[str, dict[str, Any]] = {
 
 @pytest.fixture
 def fresh_plans() -> Iterator[None]:
-    _reduce_plan._PLANS.clear()
+    _reduce_plan.clear_plans()
     yield
-    _reduce_plan._PLANS.clear()
+    _reduce_plan.clear_plans()
 
 
 #: each routed op called through its Tensor method with _PARAMS
@@ -143,10 +143,11 @@ def test_every_threshold_is_crossed(
     result = _result_dtype("norm" if op == "norm" else op, a)
     table = {w: dict(v) for w, v in _routing.NUMBA_FROM_BYTES.items()}
     monkeypatch.setattr(_routing, "NUMBA_FROM_BYTES", table)
+    monkeypatch.setattr(tt._tensor, "_INDEX_SMALL_BYTES", 0)  # argmax/argmin: no plan-free path
     with tt.use_backend("numba"), np.errstate(all="ignore"):
         table[op][where] = a.nbytes + 1
         below = _call(t, op, axes)
-        _reduce_plan._PLANS.clear()
+        _reduce_plan.clear_plans()
         table[op][where] = a.nbytes
         at = _call(t, op, axes)
         with tt.use_backend("numpy"):
@@ -302,3 +303,126 @@ def test_l2_norm_keeps_the_nan_sign_bits_of_the_numpy_backend() -> None:
             want = _numpy.reduce("norm", a, axes, keepdims, a.dtype, p=2.0, eps=0.0, mode="plain")
             run = _routing.numpy_runner("norm", axes, 2, keepdims, a.dtype, a.dtype, a.shape)
             _same_bits(run(a, {"p": 2.0, "eps": 0.0, "mode": "plain"}), want)
+
+
+# ----------------------------------------------------- small inputs: plans without strides
+def _call_int_axis(t: tt.Tensor[Any, Any], op: str, axis: int | None) -> Any:
+    """``op`` over ``axis`` (an int or None, the spellings the small plans take), _PARAMS."""
+    if op in ("var", "std"):
+        return getattr(t, op)(axis, correction=_PARAMS[op]["correction"])
+    if op == "norm":
+        return t.norm(2, axis)
+    if op == "l2_normalize":
+        return t.l2_normalize(axis, variant="pytorch")
+    return getattr(t, op)(axis)
+
+
+def test_small_plans_serve_every_layout_and_backend(fresh_plans: None) -> None:
+    """A small input's plan is keyed without strides nor backend: the same shape in other
+    layouts, on either backend, still gives the numpy backend's bits."""
+    base = np.random.default_rng(5).standard_normal((6, 10)).astype(np.float32)
+    views = [base, np.asfortranarray(base), base[::-1, ::-1], np.broadcast_to(base[:1], (6, 10))]
+    for backend in ("numba", "numpy", "numba"):
+        with tt.use_backend(backend):
+            for v in views:
+                t = tt.asarray(v)
+                for op in FAST_OPS:
+                    for axis in (None, 0, 1, -1):
+                        if op == "l2_normalize" and axis is None:
+                            continue
+                        got = _call_int_axis(t, op, axis).numpy()
+                        axes = tt._rules.normalize_axes(axis, 2)
+                        params = _PARAMS.get(op, {})
+                        want = _numpy.reduce(op, v, axes, False, _result_dtype(op, v), **params)
+                        _same_bits(got, want)
+    assert _reduce_plan.SMALL_PLANS  # the path under test was taken
+
+
+def test_small_plans_keep_rejecting_bools_floats_and_lists(fresh_plans: None) -> None:
+    """``True == 1`` and ``1.0 == 1`` as dict keys: the small plans' key holds the types."""
+    t = tt.asarray(np.ones((2, 3), np.float32))
+    for _ in range(2):
+        assert t.sum(1).shape == (2,) and t.max(0, False).shape == (3,)
+        for bad in (True, 1.0, np.float64(1.0), [1]):
+            with pytest.raises(TypeError):
+                t.sum(bad)  # type: ignore[arg-type]
+        with pytest.raises(TypeError):
+            t.max(0, 0)  # type: ignore[arg-type]
+        with pytest.raises(TypeError):
+            t.sum(1, [True])  # type: ignore[arg-type]
+
+
+def test_small_plans_stop_at_the_smallest_numba_size(fresh_plans: None) -> None:
+    """Only inputs below every op's numba size enter the small plans; one element more runs
+    the validated plan of its layout (bit for bit the backend in force)."""
+    limit = _routing.min_numba_bytes()
+    for nbytes in (limit - 4, limit):
+        a = np.random.default_rng(2).standard_normal((nbytes // 16, 4)).astype(np.float32)
+        _reduce_plan.clear_plans()
+        with tt.use_backend("numba"):
+            got = tt.asarray(a).sum(1).numpy()
+        assert bool(_reduce_plan.SMALL_PLANS) == (nbytes < limit)
+        threshold = _routing.NUMBA_FROM_BYTES["sum"]["short_rows"]
+        backend = _numba if nbytes >= threshold else _numpy  # type: ignore[attr-defined]
+        want = backend.reduce("sum", a, (1,), False, a.dtype)
+        _same_bits(got, want)
+
+
+# ------------------------------------------------ argmax/argmin of small inputs: no plan
+@pytest.mark.parametrize("op", ["argmax", "argmin"])
+def test_small_index_path_equals_the_validated_path(op: str) -> None:
+    """argmax/argmin of small inputs over an int axis call numpy directly: the same int64
+    results (rank 0 for a vector), and the rules' errors for bad axes and empty axes."""
+    rng = np.random.default_rng(4)
+    limit = tt._tensor._INDEX_SMALL_BYTES
+    for shape in [(7,), (3, 5), (2, 3, 4), (limit // 16, 4), (limit // 16 + 1, 4)]:
+        a = rng.standard_normal(shape).astype(np.float32)
+        a.flat[::5] = np.nan
+        t = tt.asarray(a)
+        for axis in range(-a.ndim, a.ndim):
+            got = getattr(t, op)(axis).numpy()
+            want = _numpy.reduce(op, a, ((axis + a.ndim) % a.ndim,), False, np.dtype(np.int64))
+            _same_bits(got, want)
+    for bad_axis in (2, -3):
+        with pytest.raises(tt.AxisError, match="out of range"):
+            getattr(tt.asarray(np.ones((2, 3))), op)(bad_axis)
+    with pytest.raises(tt.AxisError, match="rank-0"):
+        getattr(tt.asarray(np.float32(1.0)), op)(0)
+    with pytest.raises(ValueError, match="empty"):
+        getattr(tt.asarray(np.ones((3, 0))), op)(1)
+    assert getattr(tt.asarray(np.ones((0, 3))), op)(1).shape == (0,)
+    with pytest.raises(TypeError):
+        getattr(tt.asarray(np.ones((2, 3))), op)(True)
+
+
+# ------------------------------------------------------ elementwise: numpy checks shapes
+def test_binary_ops_report_the_shapes_before_numpys_other_errors() -> None:
+    """Shapes that do not broadcast are a ShapeError naming both, even where numpy would
+    first refuse the dtypes; numpy's own errors stay where the shapes broadcast."""
+    f = tt.asarray(np.ones((4, 3)))
+    with pytest.raises(tt.ShapeError, match=r"shapes \(4, 3\) and \(4,\)"):
+        f & tt.asarray(np.ones(4))  # type: ignore[operator]
+    with pytest.raises(tt.ShapeError, match=r"shapes \(2,\) and \(4, 3\)"):
+        np.ones(2) + f
+    with pytest.raises(TypeError):
+        f & f  # type: ignore[operator]
+    with pytest.raises(ValueError, match="negative integer powers"):
+        tt.asarray(np.arange(3)) ** tt.asarray(np.array([-1, -1, -1]))
+    r = tt.asarray(np.float32(2.0)) + 1.0
+    assert r.shape == () and r.numpy().dtype == np.float32
+
+
+def test_exp_keeps_floats_and_complex_and_widens_ints() -> None:
+    for dtype, want in [
+        ("float16", "float16"),
+        ("float32", "float32"),
+        ("complex64", "complex64"),
+        ("int8", "float16"),
+        ("int16", "float32"),
+        ("int64", "float64"),
+        ("bool", "float16"),
+    ]:
+        a = np.arange(6).reshape(2, 3).astype(dtype)
+        got = tt.exp(tt.asarray(a)).numpy()
+        assert got.dtype == np.dtype(want)
+        _same_bits(got, np.exp(a.astype(want)))

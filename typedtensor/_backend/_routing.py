@@ -23,7 +23,7 @@ import numpy.typing as npt
 from . import _numpy
 from . import reduce_with as _reduce_with
 
-__all__ = ["NUMBA_FROM_BYTES", "Run", "layout", "numpy_runner", "runner"]
+__all__ = ["NUMBA_FROM_BYTES", "Run", "layout", "min_numba_bytes", "numpy_runner", "runner"]
 
 Array = npt.NDArray[Any]
 #: a bound reduction: ``run(a, params)`` for an array of the plan's shape, strides and dtype
@@ -166,6 +166,21 @@ def layout(shape: Sequence[int], strides: Sequence[int], axes: Sequence[int]) ->
 def numba_from_bytes(op: str, where: str) -> int | None:
     """The size (bytes) from which numba runs ``op`` in layout ``where`` (None: never)."""
     return NUMBA_FROM_BYTES.get(op, {}).get(where, DEFAULT_NUMBA_FROM_BYTES)
+
+
+def min_numba_bytes(ops: Sequence[str] | None = None) -> int:
+    """The smallest size (bytes) from which the numba backend runs any of ``ops`` (default:
+    every op, including those missing from the table) in any layout: below it every built-in
+    backend runs numpy's loops, so a plan does not depend on the strides nor the backend.
+
+    >>> min_numba_bytes(("argmax",)) >= min_numba_bytes()
+    True
+    """
+    sizes = [DEFAULT_NUMBA_FROM_BYTES] if ops is None else []
+    for op in NUMBA_FROM_BYTES if ops is None else ops:
+        by_layout = NUMBA_FROM_BYTES.get(op, {"": DEFAULT_NUMBA_FROM_BYTES})
+        sizes.extend(size for size in by_layout.values() if size is not None)
+    return min(sizes, default=1 << 62)
 
 
 def _supports_out_ellipsis() -> bool:
@@ -336,9 +351,12 @@ def _moments_runner(
             switch.reset(token)
 
     def var(a: Array, params: dict[str, Any]) -> Array:
+        correction = params["correction"]
+        if correction == 0:  # numpy's var runs ~1.2 us longer with a float ddof; int 0 divides
+            correction = 0  # by the same float64 count (an intp scalar either way): same bits
         token = switch.set(quiet_state(_INVALID_DIVIDE))
         try:
-            v = a.var(axes, None, None, params["correction"], keepdims=keepdims)
+            v = a.var(axes, None, None, correction, keepdims=keepdims)
             if op == "std":
                 v = np.sqrt(v)
         finally:
