@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from . import _rules as rules
 from ._creation import asarray
 from ._tensor import AnyTensor, Axis, L2Variant, NormMode, Tensor, _correction
 
@@ -409,5 +410,8 @@ def count_nonzero(
     out: AnyTensor | None = None,
 ) -> AnyTensor:
     """Number of nonzero (true) elements: ``tt.count_nonzero(x, axis=(0, 1))``,
-    (8, 3, 4) -> (4,) of int64."""
-    return _t(x)._reduce("count_nonzero", axis, keepdims, out)
+    (8, 3, 4) -> (4,) of int64; on a rank-0 tensor ``axis=0`` or ``-1`` counts its element,
+    as in numpy (``rules.rank0_axis``)."""
+    t = _t(x)
+    axis = rules.rank0_axis("count_nonzero", axis, t.ndim)  # type: ignore[assignment]
+    return t._reduce("count_nonzero", axis, keepdims, out)

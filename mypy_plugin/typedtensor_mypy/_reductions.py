@@ -82,6 +82,8 @@ def _reduce(
         _check_correction(ctx)
     axis_arg = find_arg(ctx, "axis")
     axis = _axis_value(axis_arg, default_axis)
+    if view.shape.exact and not view.shape.prefix:  # count_nonzero(x0d, axis=0): numpy's
+        axis = rules.rank0_axis(op, axis, 0)
     keepdims: object = False
     if spec.keepdims:
         keepdims = arg_value(find_arg(ctx, "keepdims"), False)

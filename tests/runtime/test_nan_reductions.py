@@ -316,3 +316,24 @@ def test_nanprod_keeps_numpys_overflow_order(backend: str, dtype: str) -> None:
                     np.testing.assert_array_equal(special(got), special(want))
                 np.testing.assert_array_equal(got == 0, want == 0)
                 np.testing.assert_allclose(got, want, rtol=1e-4 if dtype == "float32" else 1e-10)
+
+
+@pytest.mark.parametrize("value", [0.0, 2.5, True, 0, -3])
+def test_count_nonzero_of_rank_0_takes_numpys_int_axis(backend: str, value: Any) -> None:
+    """numpy 2.4 counts a rank-0 array's element with axis 0 or -1 (a ufunc reduce's legacy
+    rule; keepdims leaves the result rank 0) and raises AxisError for other ints and tuples."""
+    a = np.array(value)
+    with tt.use_backend(backend):
+        for axis in (None, (), 0, -1, np.int64(-1), 1, -2, (0,), (-1,), (0, 0)):
+            for keepdims in (False, True):
+                try:
+                    want = np.asarray(np.count_nonzero(a, axis=axis, keepdims=keepdims))
+                except np.exceptions.AxisError:
+                    with pytest.raises(tt.AxisError):
+                        tt.count_nonzero(tt.asarray(a), axis, keepdims)  # type: ignore[arg-type]
+                    continue
+                got = tt.count_nonzero(tt.asarray(a), axis, keepdims)  # type: ignore[arg-type]
+                assert got.shape == want.shape == () and got.dtype is tt.int64
+                assert got.item() == want.item()
+    with pytest.raises(tt.AxisError):  # the other reductions keep typedtensor's rule
+        tt.nansum(tt.asarray(a), 0)

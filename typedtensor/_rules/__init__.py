@@ -74,6 +74,7 @@ from .statistical import (
     SCANS,
     ReductionSpec,
     check_nonempty,
+    rank0_axis,
     reduction_identity,
     scan_shape,
 )
@@ -111,6 +112,7 @@ __all__ = [
     "broadcast_shapes",
     "broadcast_to_shape",
     "check_nonempty",
+    "rank0_axis",
     "concat_shape",
     "expand_dims_shape",
     "index_shape",

@@ -4,6 +4,7 @@ and the result shape of a scan (``cumsum``, ``cumulative_sum``...), ``scan_shape
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -19,6 +20,7 @@ __all__ = [
     "SCANS",
     "ReductionSpec",
     "check_nonempty",
+    "rank0_axis",
     "reduction_identity",
     "scan_shape",
 ]
@@ -137,6 +139,31 @@ def reduction_identity(name: str, p: float | None = None) -> float | bool | None
     if spec.norm_mode is None and "p" in spec.params and p == -math.inf:
         return None
     return spec.identity
+
+
+#: reductions that take numpy's legacy int axis on a rank-0 input (``rank0_axis``)
+RANK0_INT_AXIS: frozenset[str] = frozenset({"count_nonzero"})
+
+
+def rank0_axis(name: str, axis: object, ndim: int) -> object:
+    """The axis reduction ``name`` runs with: numpy's ``count_nonzero`` (a ufunc's reduce)
+    takes a bare int axis ``0`` or ``-1`` on a rank-0 input and counts its one element (a
+    rank-0 result, with or without keepdims), so that is ``axis=None``; any other axis is
+    returned as given (a tuple such as ``(0,)`` and other ints stay errors, as in numpy).
+    typedtensor's other reductions reject every int axis on rank 0 (README).
+
+    >>> rank0_axis("count_nonzero", -1, 0), rank0_axis("count_nonzero", (0,), 0)
+    (None, (0,))
+    >>> rank0_axis("sum", 0, 0), rank0_axis("count_nonzero", 0, 2)
+    (0, 0)
+    """
+    if ndim != 0 or name not in RANK0_INT_AXIS or isinstance(axis, (bool, tuple)):
+        return axis
+    try:
+        value = operator.index(axis)  # type: ignore[arg-type]
+    except TypeError:
+        return axis
+    return None if value in (0, -1) else axis
 
 
 def check_nonempty(
