@@ -1,0 +1,122 @@
+"""typedtensor's dask reductions against dask.array's own, on a persisted array in a LocalCluster.
+
+    python benchmarks/bench_dask.py                  # 384 MiB float32, 2 workers x 1 thread
+    python benchmarks/bench_dask.py --mib 128 --repeat 3     # a quicker look
+    python benchmarks/bench_dask.py --markdown       # the table for benchmarks/README.md
+
+The array (float32, ``(rows, 64)`` in chunks of 32 MiB along the rows) is generated on the
+workers and persisted there, so every timed call reads worker memory only. Each op is timed
+as ``client.compute(expr).result()`` (graph submission, the tree, and fetching the small
+result included) for typedtensor (``tt.asarray(x).var(axis=0)``) and for dask.array's
+spelling of the same answer (``x.var(axis=0)``; logsumexp as
+``log(exp(x - m).sum()) + m`` with ``m = x.max(keepdims=True)``; the L2 norm as
+``sqrt((x * x).sum())``), over the strided axis (``axis=0``: each chunk reduced over its rows)
+and the contiguous one (``axis=1``: 64-element rows). Within a repeat the two run one after the
+other (interleaved); each figure is the median of ``--repeat`` timed calls after one warm-up
+(which compiles or loads the numba kernels in each worker). Ratio: dask's time over
+typedtensor's (above 1: typedtensor faster). The machine may be shared: the load average is
+printed before and after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+import dask.array as da
+import numpy as np
+from distributed import Client, LocalCluster
+
+import typedtensor as tt
+
+COLS = 64
+CHUNK_BYTES = 32 * 2**20
+
+
+def _dask_logsumexp(x: Any, axis: int) -> Any:
+    m = x.max(axis=axis, keepdims=True)
+    return (da.log(da.exp(x - m).sum(axis=axis, keepdims=True)) + m).squeeze(axis=axis)
+
+
+#: op -> (typedtensor expression, dask.array expression), each of (array, axis)
+OPS: dict[str, tuple[Callable[[Any, int], Any], Callable[[Any, int], Any]]] = {
+    "sum": (lambda t, ax: t.sum(axis=ax), lambda x, ax: x.sum(axis=ax)),
+    "mean": (lambda t, ax: t.mean(axis=ax), lambda x, ax: x.mean(axis=ax)),
+    "var": (lambda t, ax: t.var(axis=ax), lambda x, ax: x.var(axis=ax)),
+    "std": (lambda t, ax: t.std(axis=ax), lambda x, ax: x.std(axis=ax)),
+    "logsumexp": (lambda t, ax: t.logsumexp(axis=ax), _dask_logsumexp),
+    "norm (L2)": (lambda t, ax: t.norm(2, axis=ax), lambda x, ax: da.sqrt((x * x).sum(axis=ax))),
+}
+
+
+def _time(client: Client, expr: Any) -> float:
+    start = time.perf_counter()
+    client.compute(expr).result()
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mib", type=int, default=384, help="array size in MiB (float32)")
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--ops", default=",".join(OPS))
+    parser.add_argument("--markdown", action="store_true")
+    args = parser.parse_args()
+    ops = [o for o in OPS if o in args.ops.split(",")]
+
+    rows = args.mib * 2**20 // (4 * COLS)
+    chunk_rows = CHUNK_BYTES // (4 * COLS)
+    print(f"load average before: {os.getloadavg()}")
+    with (
+        LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        x = da.random.default_rng(0).standard_normal((rows, COLS), chunks=(chunk_rows, COLS))
+        x = client.persist(x.astype(np.float32))
+        client.wait_for_workers(2)
+        distributed_wait(x)
+        t = tt.asarray(x)
+        print(
+            f"array: float32 {x.shape}, {x.nbytes / 2**20:.0f} MiB persisted, "
+            f"{x.numblocks[0]} chunks of {CHUNK_BYTES / 2**20:.0f} MiB; "
+            "LocalCluster: 2 worker processes x 1 thread"
+        )
+        rows_out: list[tuple[str, int, float, float]] = []
+        for op in ops:
+            ours, theirs = OPS[op]
+            for axis in (0, 1):
+                _time(client, ours(t, axis))  # warm-up: the workers compile / load kernels
+                _time(client, theirs(x, axis))
+                t_tt, t_da = [], []
+                for _ in range(args.repeat):
+                    t_tt.append(_time(client, ours(t, axis)))
+                    t_da.append(_time(client, theirs(x, axis)))
+                rows_out.append((op, axis, statistics.median(t_tt), statistics.median(t_da)))
+                if not args.markdown:
+                    op_, ax_, a_, b_ = rows_out[-1]
+                    print(
+                        f"{op_:>10} axis={ax_}: typedtensor {a_ * 1e3:7.1f} ms  "
+                        f"dask {b_ * 1e3:7.1f} ms  ratio {b_ / a_:5.2f}x"
+                    )
+    print(f"load average after: {os.getloadavg()}")
+    if args.markdown:
+        print("| op | axis | typedtensor (ms) | dask.array (ms) | dask / typedtensor |")
+        print("|---|---|---:|---:|---:|")
+        for op, axis, a, b in rows_out:
+            print(f"| {op} | {axis} | {a * 1e3:.1f} | {b * 1e3:.1f} | {b / a:.2f}x |")
+
+
+def distributed_wait(x: Any) -> None:
+    from distributed import wait
+
+    wait(x)
+
+
+if __name__ == "__main__":
+    main()
