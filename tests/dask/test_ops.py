@@ -338,3 +338,19 @@ def test_split_every_from_dask_config() -> None:
     assert len(dict(binary.__dask_graph__())) > len(dict(default.__dask_graph__()))  # type: ignore[attr-defined]
     for lazy in (default, binary):
         assert_same(lazy, tt.asarray(a).var(axis=0))
+
+
+@pytest.mark.parametrize(
+    "name", [n for n in tt.reductions.__all__ if n not in ("reduce_to", "sum_to")]
+)
+@pytest.mark.parametrize("axis", [None, 0, -1])
+def test_every_reduction_function_is_lazy(name: str, axis: int | None) -> None:
+    a = data((7, 6))
+    a[1, 2] = np.nan  # the nan* functions skip it; the others propagate it
+    if axis is None and name in ("l2_normalize",):
+        axis = 1
+    counted = Counted(a, ((3, 4), (2, 4)))
+    fn = getattr(tt, name)
+    lazy = fn(counted.tensor, axis=axis)
+    assert isinstance(lazy, DaskTensor) and counted.calls == []
+    assert_same(lazy, fn(tt.asarray(a), axis=axis))
