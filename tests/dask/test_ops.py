@@ -151,6 +151,22 @@ def test_setitem_is_lazy_and_keeps_the_values() -> None:
     np.testing.assert_array_equal(t.numpy(), expected)
 
 
+def test_dask_backed_index_and_value() -> None:
+    a = data()
+    t = tt.asarray(da.from_array(a.copy(), chunks=3))
+    rows = tt.asarray(da.from_array(np.array([6, 0, 2]), chunks=2))
+    picked = t[rows]
+    assert isinstance(picked, DaskTensor) and picked.shape == (3, 6)
+    np.testing.assert_array_equal(picked.numpy(), a[[6, 0, 2]])
+    t[1:3] = tt.asarray(da.from_array(np.ones((2, 6), np.float32), chunks=1))
+    expected = a.copy()
+    expected[1:3] = 1
+    np.testing.assert_array_equal(t.numpy(), expected)
+    in_memory = tt.asarray(a.copy())
+    in_memory[0] = t[2]  # writing into memory computes the value
+    np.testing.assert_array_equal(in_memory.numpy()[0], np.ones(6))
+
+
 @pytest.mark.parametrize(
     ("left", "right"),
     [
