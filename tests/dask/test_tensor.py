@@ -9,6 +9,7 @@ import pickle
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -85,6 +86,16 @@ def test_numpy_item_float_bool_compute() -> None:
     assert float(total) == pytest.approx(total.item())
     assert int(tt.asarray(da.ones((), dtype="int32", chunks=()))) == 1
     assert bool(t[0, 0] == a[0, 0])
+
+
+@pytest.mark.parametrize("convert", [float, int, bool, lambda t: t.item()])
+@pytest.mark.parametrize("shape", [(2, 3), (0,)])
+def test_scalar_conversion_errors_without_compute(convert: Any, shape: tuple[int, ...]) -> None:
+    with pytest.raises(Exception) as eager:
+        convert(tt.zeros(shape, tt.float32))
+    with pytest.raises(type(eager.value)) as lazy:
+        convert(exploding(shape))
+    assert str(lazy.value) == str(eager.value)
 
 
 def test_dask_compute_and_persist() -> None:

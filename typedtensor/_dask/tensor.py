@@ -97,18 +97,25 @@ class DaskTensor(Tensor[Any, Unpack[tuple[Any, ...]]]):
             raise ValueError("a dask-backed tensor cannot be viewed without computing a copy")
         return np.asarray(self.numpy(), dtype=dtype)
 
+    def _scalar(self, convert: Callable[[Any], Any]) -> Any:
+        """``convert`` of the one element, computed; for any other size numpy's own error
+        (raised on a zero-memory stand-in of this shape, before anything computes)."""
+        if self.size != 1:
+            convert(np.broadcast_to(np.zeros((), self.dask_array.dtype), self.shape))
+        return convert(self.numpy())
+
     def item(self) -> Any:
         """Compute the single element and return it as a Python scalar."""
-        return self.numpy().item()
+        return self._scalar(np.ndarray.item)
 
     def __float__(self) -> float:
-        return float(self.numpy())
+        return cast(float, self._scalar(float))
 
     def __int__(self) -> int:
-        return int(self.numpy())
+        return cast(int, self._scalar(int))
 
     def __bool__(self) -> bool:
-        return bool(self.numpy())
+        return cast(bool, self._scalar(bool))
 
     def __repr__(self) -> str:
         head = ", ".join([self.dtype.__name__, *map(str, self.shape)])
