@@ -154,7 +154,7 @@ def _signature(value: object) -> object:
     """What the checks read of a value: a Tensor's or ndarray's shape and dtype (and tuples of
     them, and None); ``_UNCACHEABLE`` for anything else."""
     if isinstance(value, Tensor):
-        data = value.numpy()
+        data = value._data  # a dask array for a dask-backed Tensor: not computed
         return (data.shape, data.dtype)
     kind = type(value)
     if kind is np.ndarray:

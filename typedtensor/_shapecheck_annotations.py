@@ -70,7 +70,7 @@ class _Probe:
     __slots__ = ("dtype", "shape", "tensor")
 
     def __init__(self, tensor: Tensor[Any, typing_extensions.Unpack[tuple[Any, ...]]]) -> None:
-        data = tensor.numpy()
+        data = tensor._data  # a dask array for a dask-backed Tensor: not computed
         self.tensor = tensor
         self.shape = data.shape
         self.dtype = data.dtype

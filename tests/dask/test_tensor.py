@@ -9,7 +9,8 @@ import pickle
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+from typing import Literal as L
 
 import numpy as np
 import pytest
@@ -181,3 +182,18 @@ def test_from_zarr_round_trip(tmp_path: Path) -> None:
     temps = tt.from_zarr(str(tmp_path / "run.zarr"), component="temps")
     assert temps.chunks == ((2, 2, 1),)
     np.testing.assert_array_equal(temps.numpy(), np.arange(5, dtype=np.float32))
+
+
+Rows = TypeVar("Rows")
+
+
+@tt.shapecheck
+def _center(x: tt.Tensor[tt.float32, Rows, L[6]]) -> tt.Tensor[tt.float32, Rows, L[6]]:
+    return x - x.mean(axis=0)
+
+
+def test_shapecheck_reads_shapes_without_compute() -> None:
+    center = _center
+    assert isinstance(center(exploding((7, 6))), DaskTensor)
+    with pytest.raises(tt.ShapeCheckError, match="got Tensor\\[float32, 7, 5\\]"):
+        center(exploding((7, 5)))
