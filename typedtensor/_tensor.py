@@ -757,6 +757,8 @@ def _store(result: npt.NDArray[Any], out: AnyTensor | None, name: str) -> AnyTen
         return _new(result)
     if not isinstance(out, Tensor):
         raise TypeError(f"out= must be a typedtensor Tensor, got {type(out).__name__}")
+    if type(out._data) is not np.ndarray:
+        raise TypeError("out= must be an in-memory Tensor; a dask-backed one cannot be written to")
     if out.shape != result.shape:
         raise ShapeError(
             f"out= has shape {out.shape} but {name} produces shape {result.shape}; "

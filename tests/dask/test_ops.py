@@ -370,3 +370,11 @@ def test_every_reduction_function_is_lazy(name: str, axis: int | None) -> None:
     lazy = fn(counted.tensor, axis=axis)
     assert isinstance(lazy, DaskTensor) and counted.calls == []
     assert_same(lazy, fn(tt.asarray(a), axis=axis))
+
+
+def test_dask_backed_out_of_an_in_memory_reduction_is_rejected() -> None:
+    x, out = tt.ones((3, 2)), tt.asarray(da.zeros((2,), chunks=1))
+    with pytest.raises(TypeError, match="out= must be an in-memory Tensor"):
+        x.sum(axis=0, out=out)
+    with pytest.raises(TypeError, match="out= must be an in-memory Tensor"):
+        tt.cumsum(x, 0, out=tt.asarray(da.zeros((3, 2), chunks=1)))
