@@ -221,6 +221,7 @@ ERRORS: dict[str, Op] = {
     "where_broadcast": lambda x: tt.where(x > 0, np.ones(4), 0.0),
     "invert_float": lambda x: ~x,
     "and_float": lambda x: x & x,
+    "and_float_broadcast": lambda x: x & np.ones(4, np.float32),
     "int_negative_power": lambda x: tt.astype(x, tt.int32) ** -1,
     "bool_subtract": lambda x: (x > 0) - (x < 0),
     "bool_negative": lambda x: -(x > 0),

@@ -35,7 +35,7 @@ from typing_extensions import Unpack
 from .. import _rules as rules
 from .._dtypes import as_dtype_class, dtype_class_of
 from .._reduce_plan import reduce_array
-from .._tensor import AnyTensor, Tensor, _raise_rule_error
+from .._tensor import AnyTensor, Tensor, _broadcast_check, _raise_rule_error
 from . import is_dask_array
 
 __all__ = ["DaskTensor", "from_dask_array"]
@@ -163,6 +163,8 @@ class DaskTensor(Tensor[Any, Unpack[tuple[Any, ...]]]):
     def _binary(self, other: object, fn: Any, reflected: bool = False) -> Any:
         if is_dask_array(other):
             other = from_dask_array(other)
+        if isinstance(other, (Tensor, np.ndarray)):  # the shapes first, as in memory
+            _broadcast_check(self.shape, tuple(other.shape), reflected)
         if isinstance(other, (Tensor, np.ndarray, bool, int, float, complex, np.generic)):
             _check_ufunc_dtypes(fn, self, other, reflected=reflected)
         return Tensor._binary(self, other, fn, reflected)
