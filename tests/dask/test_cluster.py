@@ -16,6 +16,7 @@ import os
 import signal
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -57,9 +58,9 @@ def _worker_numba_state() -> dict[str, Any]:
         for name in ("var_v", "var_h", "lse_v", "lse_h", "acc_h", "acc_v", "nrm_v"):
             if getattr(kern, name).signatures:
                 state["compiled"].append(name)
-        import numba
+        from typedtensor._backend._numba._cache import CACHE, CACHE_DIR
 
-        state["threads"] = numba.get_num_threads()
+        state["cache"] = CACHE_DIR if CACHE else None
     return state
 
 
@@ -99,7 +100,12 @@ def test_results_on_worker_processes_equal_numpy(client: Any) -> None:
     for state in client.run(_worker_numba_state).values():
         assert state["numba"], "the workers import numba on their first chunk"
         assert {"var_v", "lse_v"} <= set(state["compiled"]), state  # compiled in the worker
-        assert state["threads"] >= 1
+        if state["cache"] is not None:  # every worker process reads and fills one disk cache
+            from typedtensor._backend._numba._cache import CACHE_DIR
+
+            assert state["cache"] == CACHE_DIR
+            cached = {p.name.split(".")[1].split("-")[0] for p in Path(CACHE_DIR).glob("*.nbi")}
+            assert {"var_v", "lse_v"} <= cached, cached
 
 
 def test_a_killed_worker_is_restarted_and_the_result_is_still_right(client: Any) -> None:

@@ -112,10 +112,37 @@ def _numba_runs(backend: str, op: str, x: Array, axes: tuple[int, ...]) -> bool:
     return threshold is not None and x.nbytes >= threshold
 
 
-def _numba() -> Any:
-    from .._backend import _numba
+class _NumbaStages:
+    """The numba backend's stage runners and canonical form (``_canon``, ``_stage_var``,
+    ``_finish``...), wherever the backend's modules define them (the package or its
+    ``_stages``/``_canonical`` modules)."""
 
-    return _numba
+    def __init__(self) -> None:
+        import importlib
+        import importlib.util
+
+        from .._backend import _numba as package
+
+        self._modules: list[Any] = [package]
+        for name in ("_stages", "_canonical"):
+            full = f"{package.__name__}.{name}"
+            if importlib.util.find_spec(full) is not None:
+                self._modules.append(importlib.import_module(full))
+
+    def __getattr__(self, name: str) -> Any:
+        for module in self._modules:
+            if hasattr(module, name):
+                return getattr(module, name)
+        raise AttributeError(f"the numba backend defines no {name}")
+
+
+_STAGES: list[_NumbaStages] = []
+
+
+def _numba() -> Any:
+    if not _STAGES:
+        _STAGES.append(_NumbaStages())
+    return _STAGES[0]
 
 
 def identity_partial(
