@@ -12,8 +12,8 @@ short loops, numbagg-style:
 - nanmax/nanmin: in ``nan_extremes``;
 - ``nanmoments``: count, mean and M2 of the non-NaNs: two passes over each cache-sized chunk
   (or block of rows), merged with Chan's formula (``nanvar``, ``nanstd``);
-- ``nanarg``: the first index of the extreme non-NaN (-1 for an all-NaN slice); each chunk's
-  extreme is an ``llvm.maxnum``/``minnum`` fold from NaN in 64 lanes (``_row_extreme``).
+- ``nanarg``: the first index of the extreme non-NaN (-1 for an all-NaN slice); each row
+  chunk's extreme comes from ``nan_extremes``' streaming loop.
 """
 
 from __future__ import annotations
@@ -21,58 +21,20 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, prange, types
+from numba import njit, prange
 from numba.extending import intrinsic
 
 from ._cache import kernel
+from .nan_extremes import _run_max, _run_min
 
-__all__ = ["CH", "LANES", "VB"]
+__all__ = ["CH", "VB"]
 
 FM = {"reassoc", "nsz", "contract"}  # never nnan/ninf: the NaN tests must stay
 CH = 2048  # row chunk (elements) summed in the input dtype inside SIMD lanes
 VB = 64  # column kernels: rows per two-pass block of the moments
-LANES = 64  # nanarg rows: independent accumulators of the chunk extreme (a SIMD fold)
 
 
 # ----------------------------------------------------------------------------- intrinsics
-@intrinsic
-def _fold_extreme(typingctx: Any, a: Any, b: Any, ismax: Any) -> Any:
-    """``maxnum(a, b)`` / ``minnum(a, b)``: the non-NaN operand when one is NaN."""
-    if a != b or not isinstance(a, types.Float):
-        return None
-    sig = a(a, b, ismax)
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        t = args[0].type
-        fty = ir.FunctionType(t, [t, t])
-        hi = builder.call(builder.module.declare_intrinsic("llvm.maxnum", [t], fty), args[:2])
-        lo = builder.call(builder.module.declare_intrinsic("llvm.minnum", [t], fty), args[:2])
-        return builder.select(args[2], hi, lo)
-
-    return sig, codegen
-
-
-def _nan_skipping(name: str) -> Any:
-    @intrinsic
-    def fold(typingctx: Any, a: Any, b: Any) -> Any:
-        if a != b or not isinstance(a, types.Float):
-            return None
-
-        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-            t = args[0].type
-            fty = ir.FunctionType(t, [t, t])
-            return builder.call(builder.module.declare_intrinsic(name, [t], fty), args)
-
-        return a(a, b), codegen
-
-    return fold
-
-
-_maxnum = _nan_skipping("llvm.maxnum")  # maxnum(a, NaN) = a: the NaN-skipping max
-_minnum = _nan_skipping("llvm.minnum")
-
-
 @intrinsic
 def _as(typingctx: Any, like: Any, v: Any) -> Any:
     """``v`` converted to the type of ``like``."""
@@ -124,30 +86,6 @@ def nansum_count_rows_par(x: Any, sums: Any, cnts: Any, z: Any) -> None:
         o, s = t // ns, t % ns
         r0, r1 = _span(x.shape[1], s, ns)
         sums[o, s], cnts[o, s] = _row_sum_count(x[o, r0:r1], z)
-
-
-@njit(fastmath=FM)
-def _row_extreme(xs: Any, ismax: bool, nan: Any, lanes: Any) -> Any:
-    """Folded as a (n / LANES, LANES) block into ``lanes`` (SIMD), then across them."""
-    for j in range(LANES):
-        lanes[j] = nan
-    n = xs.shape[0]
-    m = n - n % LANES
-    block = xs[:m].reshape(m // LANES, LANES)
-    for k in range(block.shape[0]):
-        row = block[k]
-        if ismax:
-            for j in range(LANES):
-                lanes[j] = _maxnum(lanes[j], row[j])
-        else:
-            for j in range(LANES):
-                lanes[j] = _minnum(lanes[j], row[j])
-    acc = nan
-    for j in range(LANES):
-        acc = _fold_extreme(acc, lanes[j], ismax)
-    for k in range(m, n):
-        acc = _fold_extreme(acc, xs[k], ismax)
-    return acc
 
 
 @njit(fastmath=FM)
@@ -210,22 +148,24 @@ def nanmoments_rows_par(x: Any, cnt: Any, mean: Any, m2: Any, z: Any) -> None:
 
 
 @njit(fastmath=FM)
-def _row_arg(xs: Any, ismax: bool, nan: Any, lanes: Any) -> int:
-    """Per cache-sized chunk: its extreme (the SIMD fold), then, only where it beats the best
-    so far, the first index holding it. numpy replaces NaN by -inf (max) before its argmax:
-    when the extreme is -inf, the first NaN or -inf wins."""
+def _row_arg(xs: Any, ismax: bool) -> int:
+    """Per cache-sized chunk: its extreme (``nan_extremes``' streaming loop), then, only where
+    it beats the best so far, the first index holding it (an all-NaN chunk holds none). numpy
+    replaces NaN by -inf (max) before its argmax: when the extreme is -inf, the first NaN or
+    -inf wins."""
     n = xs.shape[0]
-    best = nan
+    best = xs[0]
     at = -1
     for c0 in range(0, n, CH):
         part = xs[c0 : min(c0 + CH, n)]
-        m = _row_extreme(part, ismax, nan, lanes)
-        if m == m and (at < 0 or (m > best if ismax else m < best)):
-            best = m
+        m = _run_max(part) if ismax else _run_min(part)
+        if at < 0 or (m > best if ismax else m < best):
             first = CH
             for k in range(part.shape[0]):  # a branch-free min: vectorises
                 first = min(first, k if part[k] == m else CH)
-            at = c0 + first
+            if first < CH:
+                best = m
+                at = c0 + first
     if at > 0 and best == (-np.inf if ismax else np.inf):
         for k in range(at):
             if xs[k] != xs[k]:
@@ -234,18 +174,17 @@ def _row_arg(xs: Any, ismax: bool, nan: Any, lanes: Any) -> int:
 
 
 @kernel()
-def nanarg_rows(x: Any, idx: Any, ismax: bool, nan: Any) -> None:
+def nanarg_rows(x: Any, idx: Any, ismax: bool) -> None:
     """idx[o] = index of the first max/min non-NaN of row o (-1: all NaN); serial."""
-    lanes = np.empty(LANES, x.dtype)
     for o in range(x.shape[0]):
-        idx[o] = _row_arg(x[o], ismax, nan, lanes)
+        idx[o] = _row_arg(x[o], ismax)
 
 
 @kernel(parallel=True)
-def nanarg_rows_par(x: Any, idx: Any, ismax: bool, nan: Any) -> None:
+def nanarg_rows_par(x: Any, idx: Any, ismax: bool) -> None:
     """nanarg_rows with rows in parallel."""
     for o in prange(x.shape[0]):
-        idx[o] = _row_arg(x[o], ismax, nan, np.empty(LANES, x.dtype))
+        idx[o] = _row_arg(x[o], ismax)
 
 
 # ----------------------------------------------------------------------------- column kernels

@@ -211,8 +211,7 @@ def _nanarg(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any, ismax: 
     par = _plan(x3)[0]
     idx = np.empty((o, i), np.int64)
     if i == 1:
-        nan = x3.dtype.type(np.nan)
-        _run(nk.nanarg_rows, nk.nanarg_rows_par, par, x3.reshape(o, r), idx.reshape(o), ismax, nan)
+        _run(nk.nanarg_rows, nk.nanarg_rows_par, par, x3.reshape(o, r), idx.reshape(o), ismax)
     else:
         _run(nk.nanarg_columns, nk.nanarg_columns_par, par, x3, idx, ismax, min(i, _WB))
     if (idx < 0).any():
