@@ -197,3 +197,17 @@ def test_shapecheck_reads_shapes_without_compute() -> None:
     assert isinstance(center(exploding((7, 6))), DaskTensor)
     with pytest.raises(tt.ShapeCheckError, match="got Tensor\\[float32, 7, 5\\]"):
         center(exploding((7, 5)))
+
+
+def test_distributed_client_computes_and_persists_tensors() -> None:
+    distributed = pytest.importorskip("distributed")
+    a = data()
+    with distributed.Client(processes=False, n_workers=1, threads_per_worker=2,
+                            dashboard_address=None) as client:  # fmt: skip
+        t = tt.asarray(da.from_array(a, chunks=3))
+        kept = client.persist(t)
+        assert isinstance(kept, DaskTensor)
+        result = client.compute(kept.std(axis=0)).result()
+        assert type(result) is tt.Tensor
+        assert_same(kept.std(axis=0), tt.asarray(a).std(axis=0))
+        np.testing.assert_allclose(result.numpy(), a.std(axis=0), rtol=1e-6)
