@@ -337,6 +337,22 @@ def test_complex_inputs_equal_numpy() -> None:
         np.testing.assert_array_equal(got, np.argmax(b, axis=axis))
 
 
+def test_unknown_chunk_sizes() -> None:
+    a = np.arange(40.0).reshape(20, 2)
+    x = da.from_array(a, chunks=(6, 2))
+    picked = x[x[:, 0] % 3 != 0]  # rows kept: unknown until computed
+    assert math.isnan(picked.shape[0])
+    want = a[a[:, 0] % 3 != 0]
+    for name, fn in (("mean", np.mean), ("var", np.var), ("sum", np.sum), ("max", np.max)):
+        for axes in ((0,), (0, 1)):
+            got = reduce_dask(
+                picked, name, axes, False, {"correction": 0.0} if name == "var" else {}
+            )
+            np.testing.assert_allclose(got.compute(), fn(want, axis=axes), err_msg=name)
+    with pytest.raises(ValueError, match="compute_chunk_sizes"):
+        reduce_dask(picked, "argmax", (0,), False, {})
+
+
 def test_mean_and_var_of_empty_reductions_are_nan() -> None:
     x = da.from_array(np.zeros((0, 3)), chunks=((0,), (2, 1)))
     for name, params in (("mean", {}), ("var", {"correction": 0.0}), ("nanmean", {})):

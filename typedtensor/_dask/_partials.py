@@ -243,11 +243,18 @@ def _numba_moments(x: Array, axes: tuple[int, ...]) -> tuple[int, Array, Array]:
     )
 
 
-def nan_sum_count(x: Array, axis: tuple[int, ...], keepdims: bool, *, backend: str) -> Array:
-    """The chunk's ``(n, s)``: how many non-NaNs and their float64 sum (nanmean's partial)."""
+def nan_sum_count(
+    x: Array, axis: tuple[int, ...], keepdims: bool, *, backend: str, skip_nan: bool = True
+) -> Array:
+    """The chunk's ``(n, s)``: how many non-NaNs and their float64 sum (nanmean's partial);
+    without ``skip_nan`` every element counts (mean's partial where the array's chunk sizes
+    are unknown, so the count cannot be known when the graph is built)."""
     out = np.empty(_keep_shape(x.shape, axis), nan_sum_count_dtype(x.dtype))
     total = out.dtype["s"]
-    if x.dtype.kind in "fc":
+    if not skip_nan:
+        out["n"] = _reduced_count(x.shape, axis)
+        out["s"] = sum_f8(x, axis, True, backend=backend)
+    elif x.dtype.kind in "fc":
         keep = ~np.isnan(x)
         out["n"] = fold(np.add, keep, axis, np.int64, None, True)
         with use_backend(backend), serial_kernels(backend):

@@ -159,6 +159,10 @@ def _tree_steps(
         )
         combine = p(tree.ufunc_combine, ufunc=ufunc)
         return chunk, combine, p(tree.ufunc_aggregate, ufunc=ufunc, result_dtype=out_dtype), pdt
+    if name == "mean" and any(math.isnan(shape[d]) for d in axes):  # unknown chunk sizes
+        chunk = p(part.nan_sum_count, backend=backend, skip_nan=False)
+        agg = p(tree.nan_mean_aggregate, result_dtype=out_dtype)
+        return chunk, tree.nan_sum_count_combine, agg, part.nan_sum_count_dtype(in_dtype)
     if name == "mean":
         count = math.prod(shape[d] for d in axes)
         chunk = p(part.sum_f8, backend=backend)
@@ -319,6 +323,15 @@ def _arg_tree(
     flat = len(axes) != 1 or array.ndim == 1
     if flat:
         axes = tuple(range(array.ndim))
+    unknown = [
+        d for d in (range(array.ndim) if flat else axes) if any(map(math.isnan, array.chunks[d]))
+    ]
+    if unknown:
+        raise ValueError(
+            f"{name} needs the chunk sizes of axis {unknown[0]} to place each chunk's index, "
+            "and this dask array does not know them (boolean indexing loses them); call "
+            "x.compute_chunk_sizes() on the dask array first"
+        )
     pdt = part.arg_dtype(array.dtype)
     chunks = tuple((1,) * len(c) if d in axes else c for d, c in enumerate(array.chunks))
     candidates = array.map_blocks(
