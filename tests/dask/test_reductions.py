@@ -436,3 +436,32 @@ def test_importing_the_dask_reductions_does_not_import_numba() -> None:
     code = "import sys, typedtensor._dask.reductions; print('numba' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize("axis", [None, 0, -1, 1, (0, -1), (-3, 1), ()])
+def test_public_api_axis_spellings_reach_the_trees(axis: Any) -> None:
+    import typedtensor as tt
+
+    a = _data((4, 5, 6), "float64", seed=9, nans=False)
+    t = tt.asarray(da.from_array(a, chunks=(3, 2, 4)))
+    for name, fn, kwargs in (
+        ("var", np.var, {"ddof": 1}),
+        ("std", np.std, {}),
+        ("mean", np.mean, {}),
+        ("sum", np.sum, {}),
+        ("max", np.max, {}),
+    ):
+        for keepdims in (False, True):
+            method = getattr(t, name)
+            got = (method(axis=axis, keepdims=keepdims, **kwargs)).compute().numpy()
+            want = fn(a, axis=axis, keepdims=keepdims, **kwargs)
+            np.testing.assert_allclose(got, want, rtol=1e-12, err_msg=f"{name} {axis}")
+    got = t.logsumexp(axis=axis).compute().numpy()
+    np.testing.assert_allclose(got, _lse(a, _normal(axis, 3), False), rtol=1e-12)
+    if axis is None or isinstance(axis, int):
+        got = t.argmax(axis=axis).compute().numpy()
+        np.testing.assert_array_equal(got, np.argmax(a, axis=axis))
+
+
+def _normal(axis: Any, ndim: int) -> tuple[int, ...]:
+    return tuple(range(ndim)) if axis is None else rules.normalize_axes(axis, ndim)

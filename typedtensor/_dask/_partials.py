@@ -10,7 +10,8 @@ partial with the reduced axes kept at size 1 (dask concatenates partials along t
 - ``nan_sum_count``: the structured ``(n, s)`` of nanmean;
 - ``lse_pairs``: the structured ``(m, s)`` of logsumexp (``lse = m + log(s)``);
 - ``power_sum``: the float64 ``sum |x|^p`` of a finite-p norm;
-- ``arg_candidates``: the structured ``(v, i)`` of argmax/argmin (i a global index, -1 for none).
+- ``arg_candidates``: the structured ``(v, i, r)`` of argmax/argmin (i a global index, -1 for
+  none; r: the slice held a non-NaN).
 
 Inside a dask worker the kernels run serially (``serial_kernels``): the worker's threads are
 the parallelism. numba is imported on the first chunk that needs it, never at import.
