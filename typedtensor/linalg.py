@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from . import _rules as rules
+from ._dask import is_dask_array
 from ._tensor import AnyTensor, Tensor, _raise_rule_error, wrap
 
 __all__ = ["matmul"]
@@ -35,10 +36,15 @@ def matmul(a: object, b: object) -> AnyTensor:
     ``tt.ShapeError`` naming both; an ndarray operand gives a Tensor."""
     da, db = _operand(a, "left"), _operand(b, "right")
     try:
-        return wrap(np.matmul(da, db))
+        result = np.matmul(da, db)
     except ValueError:  # numpy's check failed: say why in the rule's words
         try:
             rules.matmul_shape(da.shape, db.shape)
         except rules.RuleError as err:
             _raise_rule_error(err)
         raise
+    if is_dask_array(result):  # dask sums blocked int/bool products in int64: numpy's dtype
+        result = result.astype(
+            np.matmul(np.ones((1, 1), da.dtype), np.ones((1, 1), db.dtype)).dtype
+        )
+    return wrap(result)

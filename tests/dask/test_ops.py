@@ -130,6 +130,17 @@ def test_lazy_result_equals_in_memory(name: str, layout: Any) -> None:
     assert counted.calls  # computing it did
 
 
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # float16 overflows to inf, as numpy
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint16, np.int32, np.float16])
+def test_matmul_keeps_numpy_dtype(dtype: Any) -> None:
+    """dask's blocked matmul sums int and bool products in int64; the result has numpy's
+    dtype (int8 wraps as numpy's does: the same residues)."""
+    a = (data((5, 7), np.int64, seed=3) * 40).astype(dtype)
+    x = tt.asarray(da.from_array(a, chunks=2))
+    assert_same(x.T @ x, tt.asarray(a).T @ tt.asarray(a))
+    assert_same(x[0] @ x.T, tt.asarray(a)[0] @ tt.asarray(a).T)
+
+
 def test_split_is_lazy() -> None:
     a = data((6, 4))
     counted = Counted(a, ((4, 2), (3, 1)))
