@@ -39,6 +39,16 @@ def scans(
     assert_type(i.cumsum(dtype=tt.int8), Tensor[tt.int8, Any])
     assert_type(r.cumsum(0), Tensor[F32, Unpack[tuple[Any, ...]]])
     assert_type(x.cumsum(2), Tensor[Any, Unpack[tuple[Any, ...]]])  # out of range: raises
+    assert_type(tt.cumsum(x, 1), Tensor[F32, L[2], L[3]])
+    assert_type(tt.cumprod(i, axis=0, dtype=tt.float64), Tensor[tt.float64, L[2], L[3]])
+    assert_type(tt.cumsum(v), Tensor[tt.int64, L[5]])
+    assert_type(tt.cumulative_sum(x, axis=-1), Tensor[F32, L[2], L[3]])
+    assert_type(tt.cumulative_prod(v), Tensor[tt.int64, L[5]])
+    # include_initial=True grows the axis by one: the unknown shape (no literal arithmetic)
+    assert_type(
+        tt.cumulative_sum(x, axis=1, include_initial=True), Tensor[Any, Unpack[tuple[Any, ...]]]
+    )
+    assert_type(tt.cumulative_sum(x), Tensor[Any, Unpack[tuple[Any, ...]]])  # axis required
 
 
 def reductions_dtype(x: Tensor[F32, L[2], L[3]]) -> None:

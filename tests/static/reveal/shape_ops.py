@@ -85,6 +85,9 @@ def matmul(
     # inner dims differ (the runtime raises), mixed dtypes: the unknown type, no false error
     assert_type(a @ w5, Unknown)
     assert_type(a @ w64, Unknown)
+    assert_type(tt.matmul(a, w), Tensor[F32, L[2], L[4]])
+    assert_type(tt.matmul(v, bw), Tensor[F32, L[8], L[4]])
+    assert_type(tt.matmul(a, w5), Unknown)
 
 
 def symbolic(x: Tensor[F32, B, N], y: Tensor[F32, N, L[4]], z: Tensor[F32, Batch, L[3]]) -> None:
@@ -119,3 +122,23 @@ def unknown_parts(
 def class_access(x: Tensor[F32, L[2], L[3]]) -> None:
     assert_type(Tensor.transpose(x, 1, 0), Unknown)
     assert_type(Tensor.swapaxes(x, 0, 1), Unknown)
+
+
+def functions(
+    x: Tensor[tt.int8, L[8], L[1], L[4]],
+    a: Tensor[F32, L[2], L[3]],
+    r: Tensor[F32, B, Unpack[Rest]],
+) -> None:
+    """The ``tt.`` functions: flat overload lists on the same patterns (``manipulation.pyi``)."""
+    assert_type(tt.transpose(a), Tensor[F32, L[3], L[2]])
+    assert_type(tt.transpose(x, (2, 0, 1)), Tensor[tt.int8, L[4], L[8], L[1]])
+    assert_type(tt.permute_dims(x, (0, -1, 1)), Tensor[tt.int8, L[8], L[4], L[1]])
+    assert_type(tt.swapaxes(x, 0, -1), Tensor[tt.int8, L[4], L[1], L[8]])
+    assert_type(tt.squeeze(x, 1), Tensor[tt.int8, L[8], L[4]])
+    assert_type(tt.expand_dims(a, 0), Tensor[F32, L[1], L[2], L[3]])
+    assert_type(tt.expand_dims(a, (-1,)), Tensor[F32, L[2], L[3], L[1]])
+    # a dim that is not 1, a list of axes, a *Rest receiver, reshape: the unknown shape
+    assert_type(tt.squeeze(x, 0), Tensor[tt.int8, Unpack[tuple[Any, ...]]])
+    assert_type(tt.transpose(a, [1, 0]), UnknownF32)
+    assert_type(tt.transpose(r), UnknownF32)
+    assert_type(tt.reshape(a, (6,)), UnknownF32)
