@@ -156,7 +156,7 @@ class Tensor(TensorBase, Generic[DT, Unpack[Shape]]):
         ``tt.ones((8, 3)).rechunk((4, 3)).chunks -> ((4, 4), (3,))``."""
         from ._dask import from_numpy
 
-        return from_numpy(self._data, chunks, **kwargs)  # type: ignore[return-value]
+        return from_numpy(self._data, chunks, **kwargs)
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> npt.NDArray[Any]:
         if dtype is None and not copy:
@@ -680,6 +680,14 @@ class Tensor(TensorBase, Generic[DT, Unpack[Shape]]):
 
     def transpose(self, *axes: Any) -> Tensor[DT, Unpack[tuple[Any, ...]]]:
         """``x.transpose()`` reverses the dims; ``x.transpose(1, 0)`` / ``((1, 0))`` permutes."""
+        a = self._data
+        if type(a) is np.ndarray and axes and type(axes[0]) in _SHAPE_OR_AXES_ARG:
+            try:  # numpy refuses what the rules refuse (bools, floats, non-permutations)
+                t: AnyTensor = _object_new(Tensor)
+                t._data = a.transpose(*axes)
+                return t
+            except (TypeError, ValueError):
+                pass  # the rules say why, below
         return _manipulation.transpose_method(self, axes)
 
     def swapaxes(self, axis1: int, axis2: int) -> Tensor[DT, Unpack[tuple[Any, ...]]]:
@@ -688,6 +696,14 @@ class Tensor(TensorBase, Generic[DT, Unpack[Shape]]):
 
     def reshape(self, *shape: Any) -> Tensor[DT, Unpack[tuple[Any, ...]]]:
         """``x.reshape((8, -1))`` or ``x.reshape(8, -1)``: see ``tt.reshape``."""
+        a = self._data
+        if type(a) is np.ndarray and shape and type(shape[0]) in _SHAPE_OR_AXES_ARG:
+            try:  # numpy refuses what the rules refuse (bools, floats, two -1s, the size)
+                t: AnyTensor = _object_new(Tensor)
+                t._data = a.reshape(*shape)
+                return t
+            except (TypeError, ValueError):
+                pass  # the rules say why, below
         return _manipulation.reshape_method(self, shape)
 
     def squeeze(
@@ -733,6 +749,9 @@ def wrap(value: Any) -> AnyTensor:
 
 
 _object_new = object.__new__
+#: ``x.reshape``/``x.transpose`` arguments numpy checks as the rules do (an ndarray shape, say,
+#: numpy takes and the rules refuse: those calls take the rules' path)
+_SHAPE_OR_AXES_ARG = (int, tuple, list)
 #: the operands ``_binary`` passes to numpy as they are (Tensors give their ndarray)
 _SCALAR_OR_ARRAY = (bool, int, float, complex, np.bool_, np.number, np.ndarray)
 

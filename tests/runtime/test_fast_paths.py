@@ -426,3 +426,26 @@ def test_exp_keeps_floats_and_complex_and_widens_ints() -> None:
         got = tt.exp(tt.asarray(a)).numpy()
         assert got.dtype == np.dtype(want)
         _same_bits(got, np.exp(a.astype(want)))
+
+
+# ---------------------------------------- reshape / transpose: numpy first, the rules explain
+def test_reshape_and_transpose_keep_the_rules_errors() -> None:
+    """x.reshape and x.transpose call numpy directly; what numpy refuses gets the rules'
+    error, and what the rules refuse numpy refuses too (bools, floats, an ndarray shape)."""
+    x = tt.asarray(np.arange(24.0).reshape(4, 6))
+    assert x.reshape(8, 3).shape == (8, 3) and x.reshape((2, -1)).shape == (2, 12)
+    assert x.reshape([24]).shape == (24,) and x.transpose(1, 0).shape == (6, 4)
+    assert x.transpose((1, 0)).numpy().base is not None  # numpy's view
+    for bad in [(True, 24), ((24.0,),), (np.array([24]),)]:
+        with pytest.raises(TypeError):
+            x.reshape(*bad)
+    with pytest.raises(tt.ShapeError, match="24"):
+        x.reshape(5, 5)
+    with pytest.raises(ValueError):
+        x.reshape(-1, -1)
+    with pytest.raises(TypeError):
+        x.transpose(True, 0)
+    with pytest.raises(ValueError):
+        x.transpose(0, 0)
+    with pytest.raises(tt.AxisError):
+        x.transpose(0, 2)
