@@ -116,6 +116,8 @@ _CALLS: dict[str, Any] = {
     "logsumexp": lambda t, ax: t.logsumexp(ax),
     "norm": lambda t, ax: t.norm(2, ax),
     "l2_normalize": lambda t, ax: t.l2_normalize(ax, variant="pytorch"),
+    "nanmax": lambda t, ax: tt.nanmax(t, ax),  # functions only
+    "nanmin": lambda t, ax: tt.nanmin(t, ax),
 }
 
 
