@@ -722,6 +722,25 @@ class Tensor(TensorBase, Generic[DT, Unpack[Shape]]):
 
     def __getitem__(self, index: object) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
         """``x[0, 1:, None]``: numpy's indexing, always a Tensor (rank 0 for a full int index)."""
+        a = self._data
+        if type(a) is np.ndarray:  # ints, slices, None, ...: numpy's index as it is
+            plain = type(index) in _PLAIN_INDEX
+            if type(index) is tuple:
+                plain = True
+                for item in index:
+                    if type(item) not in _PLAIN_INDEX:
+                        plain = False
+                        break
+            if plain:
+                try:
+                    result = a[index]
+                except IndexError:
+                    pass  # the rules say why (_getitem)
+                else:
+                    if type(result) is np.ndarray:  # an element: wrap makes it rank 0
+                        t: AnyTensor = _object_new(Tensor)
+                        t._data = result
+                        return t
         return _getitem(self, index)
 
     def __setitem__(self, index: object, value: object) -> None:
@@ -752,6 +771,8 @@ _object_new = object.__new__
 #: ``x.reshape``/``x.transpose`` arguments numpy checks as the rules do (an ndarray shape, say,
 #: numpy takes and the rules refuse: those calls take the rules' path)
 _SHAPE_OR_AXES_ARG = (int, tuple, list)
+#: index items numpy takes as they are (``_indexing._PLAIN``)
+_PLAIN_INDEX = frozenset({int, slice, type(None), type(Ellipsis)})
 #: the operands ``_binary`` passes to numpy as they are (Tensors give their ndarray)
 _SCALAR_OR_ARRAY = (bool, int, float, complex, np.bool_, np.number, np.ndarray)
 
