@@ -13,7 +13,8 @@ slice gives NaN and ordinary data costs one pass.
   four 64-byte vector accumulators, each load preceded by a prefetch ``PF_DIST`` bytes ahead.
   One thread streams ~27 GB/s, numpy's ``fmax.reduce`` 19-26 GB/s (64 MB, float32/float64).
 - Columns (a strided reduced axis, contiguous inner run): rows stream into a block of ``wb``
-  accumulators (SIMD across the block, each row prefetched by chunks as the plain max does).
+  accumulators (SIMD across the block; beyond the caches each row is prefetched by chunks, as
+  the plain max does).
 
 The zero sign of a ``0.0``/``-0.0`` tie is not specified: numpy's own answer changes with the
 slice length and layout.
@@ -146,18 +147,26 @@ def nanext_rows_par(x: Any, ext: Any, ismax: bool) -> None:
 
 
 @njit(fastmath=FM, inline="always")
-def _fold_row(acc: Any, xr: Any, ismax: bool) -> None:
-    """acc = the NaN-skipping max (min) of acc and xr, elementwise; rows of PF_CH bytes or
-    more by chunks, each preceded by prefetches PF_DIST bytes ahead (the next rows)."""
+def _fold_row(acc: Any, xr: Any, ismax: bool, pf: bool) -> None:
+    """acc = the NaN-skipping max (min) of acc and xr, elementwise; with ``pf`` (arrays beyond
+    the caches) rows of PF_CH bytes or more by chunks, each preceded by prefetches PF_DIST
+    bytes ahead (the next rows)."""
     w = xr.shape[0]
+    if not pf or w * xr.itemsize < PF_CH:
+        if ismax:
+            for j in range(w):
+                acc[j] = xr[j] if xr[j] > acc[j] else acc[j]
+        else:
+            for j in range(w):
+                acc[j] = xr[j] if xr[j] < acc[j] else acc[j]
+        return
     ch = PF_CH // xr.itemsize
     d = PF_DIST // xr.itemsize
     line = 64 // xr.itemsize
     for c in range(0, w, ch):
         c1 = min(c + ch, w)
-        if w >= ch:
-            for q in range(c + d, c1 + d, line):
-                _prefetch(xr, q)
+        for q in range(c + d, c1 + d, line):
+            _prefetch(xr, q)
         a = acc[c:c1]  # slices: a loop over range(c, c1) does not vectorise
         b = xr[c:c1]
         if ismax:
@@ -169,7 +178,7 @@ def _fold_row(acc: Any, xr: Any, ismax: bool) -> None:
 
 
 @njit(fastmath=FM, inline="always")
-def _columns_task(x: Any, ext: Any, ismax: bool, wb: int, t: int) -> None:
+def _columns_task(x: Any, ext: Any, ismax: bool, wb: int, pf: bool, t: int) -> None:
     ns, w = ext.shape[1], x.shape[2]
     nb = -(-w // wb)
     o = t // (ns * nb)
@@ -182,7 +191,7 @@ def _columns_task(x: Any, ext: Any, ismax: bool, wb: int, t: int) -> None:
     for j in range(j1 - j0):
         acc[j] = start
     for k in range(r0, r1):
-        _fold_row(acc, x[o, k, j0:j1], ismax)
+        _fold_row(acc, x[o, k, j0:j1], ismax, pf)
     unsure = False
     for j in range(j1 - j0):
         unsure |= acc[j] == start
@@ -200,15 +209,15 @@ def _columns_task(x: Any, ext: Any, ismax: bool, wb: int, t: int) -> None:
 
 
 @kernel(fastmath=FM)
-def nanext_columns(x: Any, ext: Any, ismax: bool, wb: int) -> None:
+def nanext_columns(x: Any, ext: Any, ismax: bool, wb: int, pf: bool) -> None:
     """ext[o, s, j] = max (min) of the non-NaNs of row segment s of column j of x (O, R, I),
-    NaN if none; (outer, segment, block of ``wb`` columns) tasks; serial."""
+    NaN if none; (outer, segment, block of ``wb`` columns) tasks, ``pf``: prefetch; serial."""
     for t in range(x.shape[0] * ext.shape[1] * -(-x.shape[2] // wb)):
-        _columns_task(x, ext, ismax, wb, t)
+        _columns_task(x, ext, ismax, wb, pf, t)
 
 
 @kernel(fastmath=FM, parallel=True)
-def nanext_columns_par(x: Any, ext: Any, ismax: bool, wb: int) -> None:
+def nanext_columns_par(x: Any, ext: Any, ismax: bool, wb: int, pf: bool) -> None:
     """nanext_columns over its tasks in parallel."""
     for t in prange(x.shape[0] * ext.shape[1] * -(-x.shape[2] // wb)):
-        _columns_task(x, ext, ismax, wb, t)
+        _columns_task(x, ext, ismax, wb, pf, t)

@@ -13,6 +13,7 @@ and a ``nanprod`` whose order of multiplication the kernels cannot keep, return 
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import warnings
@@ -26,6 +27,7 @@ from ... import _rules as rules
 from . import nan_extremes as ne
 from . import nan_kernels as nk
 from . import nan_products as np_
+from ._primitives import PF_MIN
 
 __all__ = ["NAN_OPS", "reduce_nan"]
 
@@ -116,8 +118,11 @@ def _extreme(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any, ismax:
         _run(ne.nanext_rows, ne.nanext_rows_par, par, x3.reshape(o, r), ext, ismax)
     else:
         ext = np.empty((o, ns, i), x3.dtype)
-        _run(ne.nanext_columns, ne.nanext_columns_par, par, x3, ext, ismax, wb)
-    with np.errstate(invalid="ignore"):
+        pf = x3.nbytes >= PF_MIN  # prefetching rows pays beyond the caches only
+        _run(ne.nanext_columns, ne.nanext_columns_par, par, x3, ext, ismax, wb, pf)
+    if ns == 1:
+        res = ext.reshape(o, i)
+    else:  # fmax/fmin of quiet NaNs raise no floating-point flag
         res = (np.fmax if ismax else np.fmin).reduce(ext, axis=1).reshape(o, i)
     if np.isnan(res).any():
         _warn("All-NaN slice encountered")
@@ -261,17 +266,26 @@ _PLAIN = {
 _PLAIN.update(nanstd="std", nanargmax="argmax", nanargmin="argmin")
 
 
+@functools.lru_cache(maxsize=512)
+def _covered(op: str, dtype: np.dtype[Any], result: np.dtype[Any]) -> bool:
+    """Do the kernels run ``op`` on ``dtype`` giving ``result``? Not for float16/complex nor
+    a ``dtype=`` other than the rule's (numpy accumulates in that dtype); memoized (``.name``
+    and the rule cost microseconds a call)."""
+    from . import _SUPPORTED
+
+    if dtype.char not in _SUPPORTED or not dtype.isnative:
+        return False
+    return bool(result.name == rules.result_dtype(rules.REDUCTIONS[op].dtype_rule, dtype.name))
+
+
 def reduce_nan(
     op: str, a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any, **params: Any
 ) -> Array | None:
     """Run ``op`` (a nan* reduction or count_nonzero); ``None`` where numpy must (``_nanprod``,
     float16/complex, a ``dtype=`` other than the rule's)."""
     from .. import _numpy as _ref
-    from . import _SUPPORTED
 
-    if a.dtype.char not in _SUPPORTED or not a.dtype.isnative:
-        return None
-    if np.dtype(dtype).name != rules.result_dtype(rules.REDUCTIONS[op].dtype_rule, a.dtype.name):
+    if not _covered(op, a.dtype, np.dtype(dtype)):
         return None
     if a.ndim == 0 or a.size == 0 or not axes:
         return _ref.reduce(op, a, axes, keepdims, dtype, **params)
