@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 import typedtensor as tt
 from typedtensor._backend import _numba as nb
 from typedtensor._backend import _numpy as ref
+from typedtensor._backend._numba import _stages as stages
 
 Array = np.ndarray[Any, Any]
 
@@ -264,8 +265,8 @@ def test_narrow_rows_dtypes(dtype: str, op: str) -> None:
 @pytest.fixture
 def parallel(monkeypatch: pytest.MonkeyPatch) -> None:
     """Run the parallel kernels on small arrays (segments split rows and columns)."""
-    monkeypatch.setattr(nb, "PAR_MIN", 0)
-    monkeypatch.setattr(nb, "_threads", lambda: 2)
+    monkeypatch.setattr(stages, "PAR_MIN", 0)
+    monkeypatch.setattr(stages, "_threads", lambda: 2)
     monkeypatch.setenv("TYPEDTENSOR_NUMBA_PARALLEL", "1")
 
 

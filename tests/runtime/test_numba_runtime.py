@@ -14,6 +14,7 @@ import pytest
 
 import typedtensor as tt
 from typedtensor._backend import _numba as nb
+from typedtensor._backend._numba import _stages as stages
 
 
 def _run(code: str, **env: str) -> subprocess.CompletedProcess[str]:
@@ -77,28 +78,28 @@ def test_cache_dir_is_relocated_and_version_stamped(tmp_path: Path) -> None:
 def test_parallel_policy_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     """Parallel from PAR_MIN elements with 2+ threads and idle cores; never with one thread;
     serial while the other cores are busy; the setting forces it."""
-    monkeypatch.setattr(nb, "_threads", lambda: 2)
-    monkeypatch.setattr(nb, "_idle_cores", lambda: True)
-    big = nb.PAR_MIN
-    assert not nb._parallel(big - 1)
-    assert nb._parallel(big)
-    monkeypatch.setattr(nb, "_idle_cores", lambda: False)
-    assert not nb._parallel(big)
+    monkeypatch.setattr(stages, "_threads", lambda: 2)
+    monkeypatch.setattr(stages, "_idle_cores", lambda: True)
+    big = stages.PAR_MIN
+    assert not stages._parallel(big - 1)
+    assert stages._parallel(big)
+    monkeypatch.setattr(stages, "_idle_cores", lambda: False)
+    assert not stages._parallel(big)
     monkeypatch.setenv("TYPEDTENSOR_NUMBA_PARALLEL", "0")
-    assert not nb._parallel(big)
+    assert not stages._parallel(big)
     monkeypatch.setenv("TYPEDTENSOR_NUMBA_PARALLEL", "1")
-    assert nb._parallel(big)  # forced, busy or not
-    assert not nb._parallel(big - 1)  # forcing never compiles parallel kernels for tiny inputs
-    monkeypatch.setattr(nb, "_threads", lambda: 1)
-    assert not nb._parallel(big)
+    assert stages._parallel(big)  # forced, busy or not
+    assert not stages._parallel(big - 1)  # forcing never compiles parallel kernels for tiny inputs
+    monkeypatch.setattr(stages, "_threads", lambda: 1)
+    assert not stages._parallel(big)
 
 
 def test_idle_cores_reads_the_load_average(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(nb.os, "cpu_count", lambda: 2)
-    monkeypatch.setattr(nb.os, "getloadavg", lambda: (1.2, 0.0, 0.0))
-    assert nb._idle_cores()  # this process and a little more: the second core is free
-    monkeypatch.setattr(nb.os, "getloadavg", lambda: (1.6, 9.0, 9.0))
-    assert not nb._idle_cores()
+    monkeypatch.setattr(stages.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(stages.os, "getloadavg", lambda: (1.2, 0.0, 0.0))
+    assert stages._idle_cores()  # this process and a little more: the second core is free
+    monkeypatch.setattr(stages.os, "getloadavg", lambda: (1.6, 9.0, 9.0))
+    assert not stages._idle_cores()
 
 
 def test_cache_can_be_disabled(tmp_path: Path) -> None:
@@ -110,7 +111,7 @@ def test_cache_can_be_disabled(tmp_path: Path) -> None:
 
 def test_reductions_from_a_thread_pool(monkeypatch: pytest.MonkeyPatch) -> None:
     """Parallel kernels launched from many user threads at once: no crash, right answers."""
-    monkeypatch.setattr(nb, "PAR_MIN", 0)
+    monkeypatch.setattr(stages, "PAR_MIN", 0)
     monkeypatch.setenv("TYPEDTENSOR_NUMBA_PARALLEL", "1")
     rng = np.random.default_rng(4)
     arrays = [rng.standard_normal((64, 300)) for _ in range(16)]

@@ -21,8 +21,10 @@ from numba.core.runtime.nrt import rtsys
 __all__ = ["CACHE", "CACHE_DIR", "kernel"]
 
 _HERE = Path(__file__).resolve().parent
-#: every module of this package that defines kernels (all but the dispatcher, __init__.py)
-_SOURCES = tuple(sorted(p.name for p in _HERE.glob("*.py") if p.name != "__init__.py"))
+#: the dispatcher's modules: plain Python, no kernels
+_DISPATCH = frozenset(("__init__.py", "_canonical.py", "_stages.py"))
+#: every module of this package that defines kernels (all but the dispatcher)
+_SOURCES = tuple(sorted(p.name for p in _HERE.glob("*.py") if p.name not in _DISPATCH))
 
 
 def _enabled() -> bool:

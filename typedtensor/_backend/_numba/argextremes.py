@@ -11,8 +11,8 @@ from numba import njit, prange
 
 from ._cache import kernel
 from ._primitives import CH, FM, _as, _empty, _full, _n_span, _tr
-from .extremes import _c_max, _c_min
-from .sums import _v_span
+from .extremes import _chunk_max, _chunk_min
+from .sums import _column_task_span
 
 
 # ----------------------------------------------------------------------------- argmax / argmin
@@ -30,21 +30,21 @@ def _find_first(seg: Any, m: Any, c0: int) -> Any:
 
 
 @njit(fastmath=FM, inline="always")
-def _h_arg(row: Any, ismax: bool) -> Any:
+def _row_arg_extreme(row: Any, ismax: bool) -> Any:
     """(value, first index) of the max (min) of a row; the first NaN wins, as numpy. One
     vectorised max (min) pass per L1 chunk; the chunk is searched again only when it beats the
     best so far."""
     n = row.shape[0]
     c1 = min(CH, n)
     seg = row[0:c1]
-    best = _c_max(seg) if ismax else _c_min(seg)
+    best = _chunk_max(seg) if ismax else _chunk_min(seg)
     bi = _find_first(seg, best, 0)
     if best != best:
         return best, bi
     for ci in range(1, (n + CH - 1) // CH):
         c0 = ci * CH
         seg = row[c0 : min(c0 + CH, n)]
-        m = _c_max(seg) if ismax else _c_min(seg)
+        m = _chunk_max(seg) if ismax else _chunk_min(seg)
         if m != m:
             return m, _find_first(seg, m, c0)
         if (m > best) if ismax else (m < best):
@@ -54,7 +54,7 @@ def _h_arg(row: Any, ismax: bool) -> Any:
 
 
 @njit(fastmath=FM)
-def _arg_h_task(x: Any, pval: Any, pidx: Any, ismax: bool, t: int, ns: int, rb: int) -> None:
+def _arg_rows_task(x: Any, pval: Any, pidx: Any, ismax: bool, t: int, ns: int, rb: int) -> None:
     blk = t // ns
     s = t - blk * ns
     n = x.shape[1]
@@ -63,7 +63,7 @@ def _arg_h_task(x: Any, pval: Any, pidx: Any, ismax: bool, t: int, ns: int, rb: 
     r0 = blk * rb
     r1 = min(x.shape[0], r0 + rb)
     for r in range(r0, r1):
-        v, k = _h_arg(x[r, lo:hi], ismax)
+        v, k = _row_arg_extreme(x[r, lo:hi], ismax)
         pval[r, s] = v
         pidx[r, s] = lo + k
 
@@ -73,7 +73,7 @@ def arg_h(x: Any, pval: Any, pidx: Any, ismax: bool, rb: int) -> None:
     """First index of the max (min) of each row segment, NaN first; serial."""
     ns = pval.shape[1]
     for t in range(-(-x.shape[0] // rb) * ns):
-        _arg_h_task(x, pval, pidx, ismax, t, ns, rb)
+        _arg_rows_task(x, pval, pidx, ismax, t, ns, rb)
 
 
 @kernel(parallel=True)
@@ -81,13 +81,13 @@ def arg_h_par(x: Any, pval: Any, pidx: Any, ismax: bool, rb: int) -> None:
     """arg_h in parallel."""
     ns = pval.shape[1]
     for t in prange(-(-x.shape[0] // rb) * ns):
-        _arg_h_task(x, pval, pidx, ismax, t, ns, rb)
+        _arg_rows_task(x, pval, pidx, ismax, t, ns, rb)
 
 
 @njit(fastmath=FM)
-def _arg_v_task(x: Any, pval: Any, pidx: Any, ismax: bool, zi: Any, t: int, ns: int,
+def _arg_columns_task(x: Any, pval: Any, pidx: Any, ismax: bool, zi: Any, t: int, ns: int,
                 wb: int) -> None:  # fmt: skip
-    o, s, r0, r1, j0, j1 = _v_span(x, t, ns, wb)
+    o, s, r0, r1, j0, j1 = _column_task_span(x, t, ns, wb)
     w = j1 - j0
     best = pval[o, s, j0:j1]
     bidx = _full(w, zi)  # float-typed running index: the select vectorises
@@ -138,7 +138,7 @@ def arg_v(x: Any, pval: Any, pidx: Any, ismax: bool, zi: Any, wb: int) -> None:
     ns = pval.shape[1]
     nb = (x.shape[2] + wb - 1) // wb
     for t in range(x.shape[0] * ns * nb):
-        _arg_v_task(x, pval, pidx, ismax, zi, t, ns, wb)
+        _arg_columns_task(x, pval, pidx, ismax, zi, t, ns, wb)
 
 
 @kernel(parallel=True)
@@ -147,15 +147,17 @@ def arg_v_par(x: Any, pval: Any, pidx: Any, ismax: bool, zi: Any, wb: int) -> No
     ns = pval.shape[1]
     nb = (x.shape[2] + wb - 1) // wb
     for t in prange(x.shape[0] * ns * nb):
-        _arg_v_task(x, pval, pidx, ismax, zi, t, ns, wb)
+        _arg_columns_task(x, pval, pidx, ismax, zi, t, ns, wb)
 
 
 @njit(fastmath=FM)
-def _arg_n_task(x: Any, pval: Any, pidx: Any, ismax: bool, zi: Any, t: int, rb: int) -> None:
+def _arg_short_rows_task(
+    x: Any, pval: Any, pidx: Any, ismax: bool, zi: Any, t: int, rb: int
+) -> None:
     r0, r1, w, z = _n_span(x, t, rb)
     bv = _empty((1, 1, w), pval.dtype)
     bi = _empty((1, 1, w), pidx.dtype)
-    _arg_v_task(_tr(x, r0, r1), bv, bi, ismax, zi, z, z + 1, w)
+    _arg_columns_task(_tr(x, r0, r1), bv, bi, ismax, zi, z, z + 1, w)
     for i in range(w):  # a loop: a slice assignment costs seconds of compile
         pval[r0 + i] = bv[0, 0, i]
         pidx[r0 + i] = bi[0, 0, i]
@@ -165,11 +167,11 @@ def _arg_n_task(x: Any, pval: Any, pidx: Any, ismax: bool, zi: Any, t: int, rb: 
 def arg_n(x: Any, pval: Any, pidx: Any, ismax: bool, zi: Any, rb: int) -> None:
     """First index of the max (min) of each short row of x (O, R), NaN first; serial."""
     for t in range(-(-x.shape[0] // rb)):
-        _arg_n_task(x, pval, pidx, ismax, zi, t, rb)
+        _arg_short_rows_task(x, pval, pidx, ismax, zi, t, rb)
 
 
 @kernel(parallel=True)
 def arg_n_par(x: Any, pval: Any, pidx: Any, ismax: bool, zi: Any, rb: int) -> None:
     """arg_n over blocks of rows in parallel."""
     for t in prange(-(-x.shape[0] // rb)):
-        _arg_n_task(x, pval, pidx, ismax, zi, t, rb)
+        _arg_short_rows_task(x, pval, pidx, ismax, zi, t, rb)

@@ -12,15 +12,15 @@ from numba import njit, prange
 
 from ._cache import kernel
 from ._primitives import CH, FM, VB, _as, _copy, _empty, _expneg, _full, _n_span, _tr, _vmax
-from .extremes import _c_max
-from .sums import _v_span
+from .extremes import _chunk_max
+from .sums import _column_task_span
 
 
 # ----------------------------------------------------------------------------- logsumexp
 # Partial state (M, S): the result is M + log(S). NaN -> (nan, 1), +inf -> (inf, 1),
 # all -inf -> (-inf, 0).
 @njit(fastmath=FM, inline="always")
-def _c_lse(seg: Any, mc: Any, z0: Any) -> Any:
+def _chunk_logsumexp(seg: Any, mc: Any, z0: Any) -> Any:
     acc = z0
     for i in range(seg.shape[0]):
         acc += _expneg(_as(z0, seg[i]) - mc)
@@ -28,9 +28,9 @@ def _c_lse(seg: Any, mc: Any, z0: Any) -> Any:
 
 
 @njit(fastmath=FM, inline="always")
-def _lse_step(seg: Any, big: float, tot: float, posinf: bool, z0: Any) -> Any:
+def _logsumexp_step(seg: Any, big: float, tot: float, posinf: bool, z0: Any) -> Any:
     """Fold one chunk into the running (max, sum): returns (nan seen, big, tot, posinf)."""
-    mf = np.float64(_c_max(seg))
+    mf = np.float64(_chunk_max(seg))
     if mf != mf:
         return True, big, tot, posinf
     if posinf or mf == -np.inf:
@@ -40,25 +40,25 @@ def _lse_step(seg: Any, big: float, tot: float, posinf: bool, z0: Any) -> Any:
     if mf > big:
         tot *= math.exp(big - mf)
         big = mf
-    tot += np.float64(_c_lse(seg, _as(z0, big), z0))
+    tot += np.float64(_chunk_logsumexp(seg, _as(z0, big), z0))
     return False, big, tot, posinf
 
 
 @njit(fastmath=FM, inline="always")
-def _h_lse(row: Any, z0: Any) -> Any:
+def _row_logsumexp(row: Any, z0: Any) -> Any:
     """(M, S) of a row in one pass: chunk max, rescale, polynomial exp summed in z0's type."""
     n = row.shape[0]
     big = -np.inf
     tot = 0.0
     posinf = False
     if n <= CH:
-        nan, big, tot, posinf = _lse_step(row, big, tot, posinf, z0)
+        nan, big, tot, posinf = _logsumexp_step(row, big, tot, posinf, z0)
         if nan:
             return np.nan, 1.0
     else:
         for ci in range((n + CH - 1) // CH):  # a step range would divide per row
             c0 = ci * CH
-            nan, big, tot, posinf = _lse_step(row[c0 : min(c0 + CH, n)], big, tot, posinf, z0)
+            nan, big, tot, posinf = _logsumexp_step(row[c0 : min(c0 + CH, n)], big, tot, posinf, z0)
             if nan:
                 return np.nan, 1.0
     if posinf:
@@ -67,7 +67,7 @@ def _h_lse(row: Any, z0: Any) -> Any:
 
 
 @njit(fastmath=FM)
-def _lse_h_task(x: Any, pm: Any, ps: Any, z0: Any, t: int, ns: int, rb: int) -> None:
+def _logsumexp_rows_task(x: Any, pm: Any, ps: Any, z0: Any, t: int, ns: int, rb: int) -> None:
     blk = t // ns
     s = t - blk * ns
     n = x.shape[1]
@@ -76,7 +76,7 @@ def _lse_h_task(x: Any, pm: Any, ps: Any, z0: Any, t: int, ns: int, rb: int) -> 
     r0 = blk * rb
     r1 = min(x.shape[0], r0 + rb)
     for r in range(r0, r1):
-        m, q = _h_lse(x[r, lo:hi], z0)
+        m, q = _row_logsumexp(x[r, lo:hi], z0)
         pm[r, s] = m
         ps[r, s] = q
 
@@ -86,7 +86,7 @@ def lse_h(x: Any, pm: Any, ps: Any, z0: Any, rb: int) -> None:
     """Per row segment: online (max, sum exp(x - max)) in one pass; serial."""
     ns = pm.shape[1]
     for t in range(-(-x.shape[0] // rb) * ns):
-        _lse_h_task(x, pm, ps, z0, t, ns, rb)
+        _logsumexp_rows_task(x, pm, ps, z0, t, ns, rb)
 
 
 @kernel(parallel=True)
@@ -94,12 +94,12 @@ def lse_h_par(x: Any, pm: Any, ps: Any, z0: Any, rb: int) -> None:
     """lse_h in parallel."""
     ns = pm.shape[1]
     for t in prange(-(-x.shape[0] // rb) * ns):
-        _lse_h_task(x, pm, ps, z0, t, ns, rb)
+        _logsumexp_rows_task(x, pm, ps, z0, t, ns, rb)
 
 
 @njit(fastmath=FM)
-def _lse_v_task(x: Any, pm: Any, ps: Any, z0: Any, t: int, ns: int, wb: int) -> None:
-    o, s, r0, r1, j0, j1 = _v_span(x, t, ns, wb)
+def _logsumexp_columns_task(x: Any, pm: Any, ps: Any, z0: Any, t: int, ns: int, wb: int) -> None:
+    o, s, r0, r1, j0, j1 = _column_task_span(x, t, ns, wb)
     w = j1 - j0
     big = pm[o, s, j0:j1]  # running max (float64)
     tot = ps[o, s, j0:j1]
@@ -148,7 +148,7 @@ def lse_v(x: Any, pm: Any, ps: Any, z0: Any, wb: int) -> None:
     ns = pm.shape[1]
     nb = (x.shape[2] + wb - 1) // wb
     for t in range(x.shape[0] * ns * nb):
-        _lse_v_task(x, pm, ps, z0, t, ns, wb)
+        _logsumexp_columns_task(x, pm, ps, z0, t, ns, wb)
 
 
 @kernel(parallel=True)
@@ -157,15 +157,15 @@ def lse_v_par(x: Any, pm: Any, ps: Any, z0: Any, wb: int) -> None:
     ns = pm.shape[1]
     nb = (x.shape[2] + wb - 1) // wb
     for t in prange(x.shape[0] * ns * nb):
-        _lse_v_task(x, pm, ps, z0, t, ns, wb)
+        _logsumexp_columns_task(x, pm, ps, z0, t, ns, wb)
 
 
 @njit(fastmath=FM)
-def _lse_n_task(x: Any, pm: Any, ps: Any, z0: Any, t: int, rb: int) -> None:
+def _logsumexp_short_rows_task(x: Any, pm: Any, ps: Any, z0: Any, t: int, rb: int) -> None:
     r0, r1, w, z = _n_span(x, t, rb)
     bm = _empty((1, 1, w), np.float64)
     bs = _empty((1, 1, w), np.float64)
-    _lse_v_task(_tr(x, r0, r1), bm, bs, z0, z, z + 1, w)
+    _logsumexp_columns_task(_tr(x, r0, r1), bm, bs, z0, z, z + 1, w)
     for i in range(w):  # a loop: a slice assignment costs seconds of compile
         pm[r0 + i] = bm[0, 0, i]
         ps[r0 + i] = bs[0, 0, i]
@@ -175,11 +175,11 @@ def _lse_n_task(x: Any, pm: Any, ps: Any, z0: Any, t: int, rb: int) -> None:
 def lse_n(x: Any, pm: Any, ps: Any, z0: Any, rb: int) -> None:
     """(max, sum exp) state of each short row of x (O, R); serial."""
     for t in range(-(-x.shape[0] // rb)):
-        _lse_n_task(x, pm, ps, z0, t, rb)
+        _logsumexp_short_rows_task(x, pm, ps, z0, t, rb)
 
 
 @kernel(parallel=True)
 def lse_n_par(x: Any, pm: Any, ps: Any, z0: Any, rb: int) -> None:
     """lse_n over blocks of rows in parallel."""
     for t in prange(-(-x.shape[0] // rb)):
-        _lse_n_task(x, pm, ps, z0, t, rb)
+        _logsumexp_short_rows_task(x, pm, ps, z0, t, rb)

@@ -35,7 +35,7 @@ from ._primitives import (
 # ----------------------------------------------------------------------------- accumulate
 # zc: chunk accumulator (type and identity), zt: total accumulator (type and identity).
 @njit(fastmath=FM, inline="always")
-def _c_sum(seg: Any, zc: Any) -> Any:
+def _chunk_sum(seg: Any, zc: Any) -> Any:
     s = zc
     for i in range(seg.shape[0]):
         s += seg[i]
@@ -43,19 +43,19 @@ def _c_sum(seg: Any, zc: Any) -> Any:
 
 
 @njit(fastmath=FM, inline="always")
-def _h_sum(row: Any, zc: Any, zt: Any) -> Any:
+def _row_sum(row: Any, zc: Any, zt: Any) -> Any:
     n = row.shape[0]
     if n <= CH:  # one chunk: no slice (keeps short rows cheap)
-        return zt + _as(zt, _c_sum(row, zc))
+        return zt + _as(zt, _chunk_sum(row, zc))
     tot = zt
     for ci in range((n + CH - 1) // CH):  # a step range would divide per row
         c0 = ci * CH
-        tot += _as(zt, _c_sum(row[c0 : min(c0 + CH, n)], zc))
+        tot += _as(zt, _chunk_sum(row[c0 : min(c0 + CH, n)], zc))
     return tot
 
 
 @njit(fastmath=FM, inline="always")
-def _c_prod(seg: Any, zc: Any) -> Any:
+def _chunk_prod(seg: Any, zc: Any) -> Any:
     s = zc
     for i in range(seg.shape[0]):
         s *= _as(zc, seg[i])
@@ -63,19 +63,19 @@ def _c_prod(seg: Any, zc: Any) -> Any:
 
 
 @njit(fastmath=FM, inline="always")
-def _h_prod(row: Any, zc: Any, zt: Any) -> Any:
+def _row_prod(row: Any, zc: Any, zt: Any) -> Any:
     n = row.shape[0]
     if n <= CH:  # one chunk: no slice (keeps short rows cheap)
-        return zt * _as(zt, _c_prod(row, zc))
+        return zt * _as(zt, _chunk_prod(row, zc))
     tot = zt
     for ci in range((n + CH - 1) // CH):  # a step range would divide per row
         c0 = ci * CH
-        tot *= _as(zt, _c_prod(row[c0 : min(c0 + CH, n)], zc))
+        tot *= _as(zt, _chunk_prod(row[c0 : min(c0 + CH, n)], zc))
     return tot
 
 
 @njit(inline="always")
-def _seq_prod(seg: Any, tot: Any) -> Any:
+def _sequential_prod(seg: Any, tot: Any) -> Any:
     """``tot * seg[0] * seg[1] * ...`` in this order, numpy's, so the partial products overflow
     and underflow exactly where numpy's do. A callee's own fastmath flags do not protect it
     (numba applies the caller's flags to the code it links in), so the loop is kept out of
@@ -89,7 +89,7 @@ def _seq_prod(seg: Any, tot: Any) -> Any:
 
 
 @njit(fastmath=FM, inline="always")
-def _c_prod_bounds(seg: Any, zc: Any) -> Any:
+def _chunk_prod_bounds(seg: Any, zc: Any) -> Any:
     """(product in SIMD lanes, U, L): U = prod max(|x|, 1) and L = prod min(|x|, 1) bound
     every partial product of ``seg`` in any order; a NaN element makes U and L NaN. All three
     in the chunk type (float32 keeps 8 lanes: 2.6x faster than float64 bounds)."""
@@ -115,36 +115,36 @@ def _sign_prod(seg: Any) -> float:
 
 
 @njit(fastmath=FM, inline="always")
-def _h_prodf(row: Any, zt: Any, big: float) -> Any:
+def _row_prod_in_order(row: Any, zt: Any, big: float) -> Any:
     """Product of a float row with numpy's result where numpy's sequential order overflows or
     underflows (``[1e300, 1e-300, ...]``: lanes would multiply inf by 0). Blocks of PB64/PB32
     elements
-    are multiplied in SIMD lanes when the bounds U, L of ``_c_prod_bounds`` show that neither
+    are multiplied in SIMD lanes when the bounds U, L of ``_chunk_prod_bounds`` show that neither
     the lanes nor any prefix product of numpy's order (running total times a prefix of the
-    block) can leave [1/big, big]; otherwise the block runs sequentially (``_seq_prod``). A
+    block) can leave [1/big, big]; otherwise the block runs sequentially (``_sequential_prod``). A
     zero total times finite elements only changes sign."""
     n = row.shape[0]
     if n <= 16:
-        return _seq_prod(row, zt)
+        return _sequential_prod(row, zt)
     small = 1.0 / big
     pb = PB64 if big > 1e300 else PB32  # big is 2^1020 for float64, 2^124 for float32
     tot = zt
     for bi in range((n + pb - 1) // pb):
         b0 = bi * pb
         seg = row[b0 : min(b0 + pb, n)]
-        s, u32, lo32 = _c_prod_bounds(seg, zt)
+        s, u32, lo32 = _chunk_prod_bounds(seg, zt)
         u, lo, t = np.float64(u32), np.float64(lo32), abs(np.float64(tot))
         if u <= big and lo >= small and t * u <= big and t * lo >= small:
             tot *= s
         elif tot == 0 and u <= 1.7976931348623157e308:  # finite elements: 0 stays 0
             tot *= _as(tot, _sign_prod(seg))
         else:
-            tot = _seq_prod(seg, tot)
+            tot = _sequential_prod(seg, tot)
     return tot
 
 
 @njit(fastmath=FM, inline="always")
-def _c_sumabs(seg: Any, zc: Any) -> Any:
+def _chunk_sum_abs(seg: Any, zc: Any) -> Any:
     s = zc
     for i in range(seg.shape[0]):
         s += abs(_as(zc, seg[i]))
@@ -152,19 +152,19 @@ def _c_sumabs(seg: Any, zc: Any) -> Any:
 
 
 @njit(fastmath=FM, inline="always")
-def _h_sumabs(row: Any, zc: Any, zt: Any) -> Any:
+def _row_sum_abs(row: Any, zc: Any, zt: Any) -> Any:
     n = row.shape[0]
     if n <= CH:  # one chunk: no slice (keeps short rows cheap)
-        return zt + _as(zt, _c_sumabs(row, zc))
+        return zt + _as(zt, _chunk_sum_abs(row, zc))
     tot = zt
     for ci in range((n + CH - 1) // CH):  # a step range would divide per row
         c0 = ci * CH
-        tot += _as(zt, _c_sumabs(row[c0 : min(c0 + CH, n)], zc))
+        tot += _as(zt, _chunk_sum_abs(row[c0 : min(c0 + CH, n)], zc))
     return tot
 
 
 @njit(fastmath=FM, inline="always")
-def _c_sumsq(seg: Any, zc: Any) -> Any:
+def _chunk_sum_squares(seg: Any, zc: Any) -> Any:
     s = zc
     for i in range(seg.shape[0]):
         v = _as(zc, seg[i])
@@ -173,19 +173,19 @@ def _c_sumsq(seg: Any, zc: Any) -> Any:
 
 
 @njit(fastmath=FM, inline="always")
-def _h_sumsq(row: Any, zc: Any, zt: Any) -> Any:
+def _row_sum_squares(row: Any, zc: Any, zt: Any) -> Any:
     n = row.shape[0]
     if n <= CH:  # one chunk: no slice (keeps short rows cheap)
-        return zt + _as(zt, _c_sumsq(row, zc))
+        return zt + _as(zt, _chunk_sum_squares(row, zc))
     tot = zt
     for ci in range((n + CH - 1) // CH):  # a step range would divide per row
         c0 = ci * CH
-        tot += _as(zt, _c_sumsq(row[c0 : min(c0 + CH, n)], zc))
+        tot += _as(zt, _chunk_sum_squares(row[c0 : min(c0 + CH, n)], zc))
     return tot
 
 
 @njit(fastmath=FM, inline="always")
-def _h_sumpow(row: Any, p: float, zc: Any, zt: Any) -> Any:
+def _row_sum_powers(row: Any, p: float, zc: Any, zt: Any) -> Any:
     tot = zt
     for i in range(row.shape[0]):
         tot += _as(zt, abs(_as(zc, row[i])) ** _as(zc, p))
@@ -193,7 +193,7 @@ def _h_sumpow(row: Any, p: float, zc: Any, zt: Any) -> Any:
 
 
 @njit(fastmath=FM, inline="always")
-def _h_nnz(row: Any) -> Any:
+def _row_count_nonzero(row: Any) -> Any:
     cnt = 0
     for i in range(row.shape[0]):
         cnt += 1 if row[i] != 0 else 0
@@ -201,7 +201,7 @@ def _h_nnz(row: Any) -> Any:
 
 
 @njit(fastmath=FM)
-def _acc_h_task(x: Any, part: Any, op: int, p: float, zc: Any, zt: Any, t: int, ns: int,
+def _accumulate_rows_task(x: Any, part: Any, op: int, p: float, zc: Any, zt: Any, t: int, ns: int,
                 rb: int) -> None:  # fmt: skip
     # rows [r0, r1) of segment s; the op branch sits outside the row loop and each row is
     # handed to a branch-free function as a slice (keeps numba's refcounting out of the loop)
@@ -214,7 +214,7 @@ def _acc_h_task(x: Any, part: Any, op: int, p: float, zc: Any, zt: Any, t: int, 
     r1 = min(x.shape[0], r0 + rb)
     if op == PRODF:  # floats: numpy's overflow and underflow; p is the bound ``big``
         for r in range(r0, r1):
-            part[r, s] = _h_prodf(x[r, lo:hi], zt, p)
+            part[r, s] = _row_prod_in_order(x[r, lo:hi], zt, p)
     elif hi - lo <= 16 and op != SUMPOW:  # short rows: direct indexing, no slices
         for r in range(r0, r1):
             a = zt
@@ -233,22 +233,22 @@ def _acc_h_task(x: Any, part: Any, op: int, p: float, zc: Any, zt: Any, t: int, 
             part[r, s] = a
     elif op == SUM:
         for r in range(r0, r1):
-            part[r, s] = _h_sum(x[r, lo:hi], zc, zt)
+            part[r, s] = _row_sum(x[r, lo:hi], zc, zt)
     elif op == PROD:
         for r in range(r0, r1):
-            part[r, s] = _h_prod(x[r, lo:hi], zc, zt)
+            part[r, s] = _row_prod(x[r, lo:hi], zc, zt)
     elif op == SUMABS:
         for r in range(r0, r1):
-            part[r, s] = _h_sumabs(x[r, lo:hi], zc, zt)
+            part[r, s] = _row_sum_abs(x[r, lo:hi], zc, zt)
     elif op == SUMSQ:
         for r in range(r0, r1):
-            part[r, s] = _h_sumsq(x[r, lo:hi], zc, zt)
+            part[r, s] = _row_sum_squares(x[r, lo:hi], zc, zt)
     elif op == SUMPOW:
         for r in range(r0, r1):
-            part[r, s] = _h_sumpow(x[r, lo:hi], p, zc, zt)
+            part[r, s] = _row_sum_powers(x[r, lo:hi], p, zc, zt)
     else:
         for r in range(r0, r1):
-            part[r, s] = _h_nnz(x[r, lo:hi])
+            part[r, s] = _row_count_nonzero(x[r, lo:hi])
 
 
 @kernel()
@@ -256,7 +256,7 @@ def acc_h(x: Any, part: Any, op: int, p: float, zc: Any, zt: Any, rb: int) -> No
     """part[r, s] = op-accumulate of segment s of row r of x (R, N); serial."""
     ns = part.shape[1]
     for t in range(-(-x.shape[0] // rb) * ns):
-        _acc_h_task(x, part, op, p, zc, zt, t, ns, rb)
+        _accumulate_rows_task(x, part, op, p, zc, zt, t, ns, rb)
 
 
 @kernel(parallel=True)
@@ -264,12 +264,12 @@ def acc_h_par(x: Any, part: Any, op: int, p: float, zc: Any, zt: Any, rb: int) -
     """acc_h over (row, segment) tasks in parallel."""
     ns = part.shape[1]
     for t in prange(-(-x.shape[0] // rb) * ns):
-        _acc_h_task(x, part, op, p, zc, zt, t, ns, rb)
+        _accumulate_rows_task(x, part, op, p, zc, zt, t, ns, rb)
 
 
 @njit(fastmath=FM)
-def _acc_v_block(x: Any, o: int, r0: int, r1: int, j0: int, j1: int, acc: Any, op: int, p: float,
-                 zc: Any) -> None:  # fmt: skip
+def _accumulate_column_block(x: Any, o: int, r0: int, r1: int, j0: int, j1: int, acc: Any,
+                             op: int, p: float, zc: Any) -> None:  # fmt: skip
     w = j1 - j0
     zt = acc[0]
     for j in range(w):
@@ -324,10 +324,10 @@ def _acc_v_block(x: Any, o: int, r0: int, r1: int, j0: int, j1: int, acc: Any, o
 
 
 @njit(fastmath=FM)
-def _nrm_v_block(x: Any, o: int, r0: int, r1: int, j0: int, j1: int, acc: Any, op: int, p: float,
-                 zc: Any) -> None:  # fmt: skip
-    """The norm family (SUMABS, SUMSQ, SUMPOW) of ``_acc_v_block``: its own kernels, so a
-    sum compiles without the norm loops (half the cold compile)."""
+def _norm_column_block(x: Any, o: int, r0: int, r1: int, j0: int, j1: int, acc: Any,
+                       op: int, p: float, zc: Any) -> None:  # fmt: skip
+    """The norm family (SUMABS, SUMSQ, SUMPOW) of ``_accumulate_column_block``: its own
+    kernels, so a sum compiles without the norm loops (half the cold compile)."""
     w = j1 - j0
     zt = acc[0]
     for j in range(w):
@@ -388,7 +388,7 @@ def _nrm_v_block(x: Any, o: int, r0: int, r1: int, j0: int, j1: int, acc: Any, o
 
 
 @njit(fastmath=FM, inline="always")
-def _v_span(x: Any, t: int, ns: int, wb: int) -> Any:
+def _column_task_span(x: Any, t: int, ns: int, wb: int) -> Any:
     """Task t of a vertical kernel on x (O, R, I): (o, s, r0, r1, j0, j1), i.e. outer index,
     segment of R and its rows, column block."""
     _, nr, ni = x.shape
@@ -402,15 +402,19 @@ def _v_span(x: Any, t: int, ns: int, wb: int) -> Any:
 
 
 @njit(fastmath=FM)
-def _acc_v_task(x: Any, part: Any, op: int, p: float, zc: Any, t: int, ns: int, wb: int) -> None:
-    o, s, r0, r1, j0, j1 = _v_span(x, t, ns, wb)
-    _acc_v_block(x, o, r0, r1, j0, j1, part[o, s, j0:j1], op, p, zc)
+def _accumulate_columns_task(
+    x: Any, part: Any, op: int, p: float, zc: Any, t: int, ns: int, wb: int
+) -> None:
+    o, s, r0, r1, j0, j1 = _column_task_span(x, t, ns, wb)
+    _accumulate_column_block(x, o, r0, r1, j0, j1, part[o, s, j0:j1], op, p, zc)
 
 
 @njit(fastmath=FM)
-def _nrm_v_task(x: Any, part: Any, op: int, p: float, zc: Any, t: int, ns: int, wb: int) -> None:
-    o, s, r0, r1, j0, j1 = _v_span(x, t, ns, wb)
-    _nrm_v_block(x, o, r0, r1, j0, j1, part[o, s, j0:j1], op, p, zc)
+def _norm_columns_task(
+    x: Any, part: Any, op: int, p: float, zc: Any, t: int, ns: int, wb: int
+) -> None:
+    o, s, r0, r1, j0, j1 = _column_task_span(x, t, ns, wb)
+    _norm_column_block(x, o, r0, r1, j0, j1, part[o, s, j0:j1], op, p, zc)
 
 
 @kernel()
@@ -419,7 +423,7 @@ def acc_v(x: Any, part: Any, op: int, p: float, zc: Any, wb: int) -> None:
     ns = part.shape[1]
     nb = (x.shape[2] + wb - 1) // wb
     for t in range(x.shape[0] * ns * nb):
-        _acc_v_task(x, part, op, p, zc, t, ns, wb)
+        _accumulate_columns_task(x, part, op, p, zc, t, ns, wb)
 
 
 @kernel(parallel=True)
@@ -428,7 +432,7 @@ def acc_v_par(x: Any, part: Any, op: int, p: float, zc: Any, wb: int) -> None:
     ns = part.shape[1]
     nb = (x.shape[2] + wb - 1) // wb
     for t in prange(x.shape[0] * ns * nb):
-        _acc_v_task(x, part, op, p, zc, t, ns, wb)
+        _accumulate_columns_task(x, part, op, p, zc, t, ns, wb)
 
 
 @kernel()
@@ -437,7 +441,7 @@ def nrm_v(x: Any, part: Any, op: int, p: float, zc: Any, wb: int) -> None:
     ns = part.shape[1]
     nb = (x.shape[2] + wb - 1) // wb
     for t in range(x.shape[0] * ns * nb):
-        _nrm_v_task(x, part, op, p, zc, t, ns, wb)
+        _norm_columns_task(x, part, op, p, zc, t, ns, wb)
 
 
 @kernel(parallel=True)
@@ -446,20 +450,20 @@ def nrm_v_par(x: Any, part: Any, op: int, p: float, zc: Any, wb: int) -> None:
     ns = part.shape[1]
     nb = (x.shape[2] + wb - 1) // wb
     for t in prange(x.shape[0] * ns * nb):
-        _nrm_v_task(x, part, op, p, zc, t, ns, wb)
+        _norm_columns_task(x, part, op, p, zc, t, ns, wb)
 
 
 @njit(fastmath=FM)
-def _acc_n_task(x: Any, part: Any, op: int, p: float, zc: Any, t: int, rb: int,
+def _accumulate_short_rows_task(x: Any, part: Any, op: int, p: float, zc: Any, t: int, rb: int,
                 norm: Any) -> None:  # fmt: skip
     # ``norm`` None: the sum family; True: the norm family. numba prunes the other branch at
     # compile time (an ``is None`` test on an argument), so each family compiles on its own.
     r0, r1, w, z = _n_span(x, t, rb)
     acc = _empty((1, 1, w), part.dtype)
     if norm is None:
-        _acc_v_task(_tr(x, r0, r1), acc, op, p, zc, z, z + 1, w)
+        _accumulate_columns_task(_tr(x, r0, r1), acc, op, p, zc, z, z + 1, w)
     else:
-        _nrm_v_task(_tr(x, r0, r1), acc, op, p, zc, z, z + 1, w)
+        _norm_columns_task(_tr(x, r0, r1), acc, op, p, zc, z, z + 1, w)
     for i in range(w):  # a loop: a slice assignment costs seconds of compile
         part[r0 + i] = acc[0, 0, i]
 
@@ -469,11 +473,11 @@ def acc_n(x: Any, part: Any, op: int, p: float, zc: Any, rb: int, norm: Any) -> 
     """part[r] = op-accumulate of the short row r of x (O, R); ``norm``: None for the sum
     family (SUM, PROD, NNZ), True for the norm family; serial."""
     for t in range(-(-x.shape[0] // rb)):
-        _acc_n_task(x, part, op, p, zc, t, rb, norm)
+        _accumulate_short_rows_task(x, part, op, p, zc, t, rb, norm)
 
 
 @kernel(parallel=True)
 def acc_n_par(x: Any, part: Any, op: int, p: float, zc: Any, rb: int, norm: Any) -> None:
     """acc_n over blocks of rows in parallel."""
     for t in prange(-(-x.shape[0] // rb)):
-        _acc_n_task(x, part, op, p, zc, t, rb, norm)
+        _accumulate_short_rows_task(x, part, op, p, zc, t, rb, norm)

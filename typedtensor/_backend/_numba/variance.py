@@ -11,12 +11,12 @@ from numba import njit, prange
 
 from ._cache import kernel
 from ._primitives import CH, FM, VBS, _empty, _full, _n_span, _tr
-from .sums import _v_span
+from .sums import _column_task_span
 
 
 # ----------------------------------------------------------------------------- var (mean, M2)
 @njit(fastmath=FM, inline="always")
-def _c_var(seg: Any) -> Any:
+def _chunk_var(seg: Any) -> Any:
     k = seg.shape[0]
     sm = 0.0
     for i in range(k):
@@ -30,18 +30,18 @@ def _c_var(seg: Any) -> Any:
 
 
 @njit(fastmath=FM, inline="always")
-def _h_var(row: Any) -> Any:
+def _row_var(row: Any) -> Any:
     """(mean, M2) of a row: two passes per L1-resident chunk, chunks merged with Chan's rule."""
     n = row.shape[0]
     if n <= CH:
-        return _c_var(row)
+        return _chunk_var(row)
     cnt = 0.0
     mean = 0.0
     m2 = 0.0
     for ci in range((n + CH - 1) // CH):  # a step range would divide per row
         c0 = ci * CH
         c1 = min(c0 + CH, n)
-        mc, q = _c_var(row[c0:c1])
+        mc, q = _chunk_var(row[c0:c1])
         k = c1 - c0
         nt = cnt + k
         delta = mc - mean
@@ -52,7 +52,7 @@ def _h_var(row: Any) -> Any:
 
 
 @njit(fastmath=FM)
-def _var_h_task(x: Any, pmean: Any, pm2: Any, t: int, ns: int, rb: int) -> None:
+def _var_rows_task(x: Any, pmean: Any, pm2: Any, t: int, ns: int, rb: int) -> None:
     blk = t // ns
     s = t - blk * ns
     n = x.shape[1]
@@ -61,7 +61,7 @@ def _var_h_task(x: Any, pmean: Any, pm2: Any, t: int, ns: int, rb: int) -> None:
     r0 = blk * rb
     r1 = min(x.shape[0], r0 + rb)
     for r in range(r0, r1):
-        mean, m2 = _h_var(x[r, lo:hi])
+        mean, m2 = _row_var(x[r, lo:hi])
         pmean[r, s] = mean
         pm2[r, s] = m2
 
@@ -71,7 +71,7 @@ def var_h(x: Any, pmean: Any, pm2: Any, rb: int) -> None:
     """Per row segment: mean and sum of squared deviations (chunked two-pass, Chan merge)."""
     ns = pmean.shape[1]
     for t in range(-(-x.shape[0] // rb) * ns):
-        _var_h_task(x, pmean, pm2, t, ns, rb)
+        _var_rows_task(x, pmean, pm2, t, ns, rb)
 
 
 @kernel(parallel=True)
@@ -79,12 +79,12 @@ def var_h_par(x: Any, pmean: Any, pm2: Any, rb: int) -> None:
     """var_h in parallel."""
     ns = pmean.shape[1]
     for t in prange(-(-x.shape[0] // rb) * ns):
-        _var_h_task(x, pmean, pm2, t, ns, rb)
+        _var_rows_task(x, pmean, pm2, t, ns, rb)
 
 
 @njit(fastmath=FM)
-def _var_v_task(x: Any, pmean: Any, pm2: Any, t: int, ns: int, wb: int) -> None:
-    o, s, r0, r1, j0, j1 = _v_span(x, t, ns, wb)
+def _var_columns_task(x: Any, pmean: Any, pm2: Any, t: int, ns: int, wb: int) -> None:
+    o, s, r0, r1, j0, j1 = _column_task_span(x, t, ns, wb)
     w = j1 - j0
     mean = pmean[o, s, j0:j1]
     m2 = pm2[o, s, j0:j1]
@@ -141,7 +141,7 @@ def var_v(x: Any, pmean: Any, pm2: Any, wb: int) -> None:
     ns = pmean.shape[1]
     nb = (x.shape[2] + wb - 1) // wb
     for t in range(x.shape[0] * ns * nb):
-        _var_v_task(x, pmean, pm2, t, ns, wb)
+        _var_columns_task(x, pmean, pm2, t, ns, wb)
 
 
 @kernel(parallel=True)
@@ -150,15 +150,15 @@ def var_v_par(x: Any, pmean: Any, pm2: Any, wb: int) -> None:
     ns = pmean.shape[1]
     nb = (x.shape[2] + wb - 1) // wb
     for t in prange(x.shape[0] * ns * nb):
-        _var_v_task(x, pmean, pm2, t, ns, wb)
+        _var_columns_task(x, pmean, pm2, t, ns, wb)
 
 
 @njit(fastmath=FM)
-def _var_n_task(x: Any, pmean: Any, pm2: Any, t: int, rb: int) -> None:
+def _var_short_rows_task(x: Any, pmean: Any, pm2: Any, t: int, rb: int) -> None:
     r0, r1, w, z = _n_span(x, t, rb)
     bm = _empty((1, 1, w), np.float64)
     b2 = _empty((1, 1, w), np.float64)
-    _var_v_task(_tr(x, r0, r1), bm, b2, z, z + 1, w)
+    _var_columns_task(_tr(x, r0, r1), bm, b2, z, z + 1, w)
     for i in range(w):  # a loop: a slice assignment costs seconds of compile
         pmean[r0 + i] = bm[0, 0, i]
         pm2[r0 + i] = b2[0, 0, i]
@@ -168,11 +168,11 @@ def _var_n_task(x: Any, pmean: Any, pm2: Any, t: int, rb: int) -> None:
 def var_n(x: Any, pmean: Any, pm2: Any, rb: int) -> None:
     """Mean and M2 of each short row of x (O, R); serial."""
     for t in range(-(-x.shape[0] // rb)):
-        _var_n_task(x, pmean, pm2, t, rb)
+        _var_short_rows_task(x, pmean, pm2, t, rb)
 
 
 @kernel(parallel=True)
 def var_n_par(x: Any, pmean: Any, pm2: Any, rb: int) -> None:
     """var_n over blocks of rows in parallel."""
     for t in prange(-(-x.shape[0] // rb)):
-        _var_n_task(x, pmean, pm2, t, rb)
+        _var_short_rows_task(x, pmean, pm2, t, rb)
