@@ -8,12 +8,17 @@
 Each array holds about 64 MB (float32 (4096, 4096), float64 (2048, 4096)) with 10% NaNs, in
 three layouts: ``rows`` (reduce the contiguous last axis), ``strided`` (reduce axis 0 of the
 C-ordered array: a strided axis) and ``full`` (every axis). The scans (``cumsum``) run along
-the same axes (``full``: the flattening). Every library is called through its public function
-on the same array; within one repeat the libraries run one after the other (interleaved), and
-each figure is the median of ``--repeat`` timed calls after one warm-up call (which compiles
-numba's kernels). Ratios are numpy's time over the library's (above 1: faster than numpy).
-bottleneck and numbagg are optional (``pip install -e .[bench]``); a library that lacks an op
-or layout shows ``n/a``. The machine may be shared: the script prints ``os.getloadavg()``.
+the same axes (``full``: the flattening). typedtensor is called as a user calls it, so its
+size routing (``typedtensor/_backend/_routing.py``) applies: nanmax/nanmin over a strided axis
+or every axis run numba's kernels only where its parallel kernels will run (an idle core, see
+``TYPEDTENSOR_NUMBA_PARALLEL``) and numpy's loop otherwise. Every library is called through
+its public function on the same array; within one repeat the libraries run one after the
+other (interleaved), and each figure is the median of ``--repeat`` timed calls after one
+warm-up call (which compiles numba's kernels); ``kernels`` calls the numba backend directly,
+whatever the routing picks. Ratios are numpy's time over the library's (above 1: faster than
+numpy). bottleneck and numbagg are optional (``pip install -e .[bench]``); a library that
+lacks an op or layout shows ``n/a``. The machine may be shared: the script prints
+``os.getloadavg()``.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ import typedtensor as tt
 LAYOUTS: dict[str, int | None] = {"rows": -1, "strided": 0, "full": None}
 OPS = [
     "nansum",
+    "nanprod",
     "nanmean",
     "nanmax",
     "nanmin",
@@ -58,6 +64,7 @@ def _callers(op: str, a: np.ndarray[Any, Any], axis: int | None) -> dict[str, Fn
     calls: dict[str, Fn | None] = {
         "numpy": lambda: getattr(np, op)(a, axis=axis),
         "typedtensor": lambda: getattr(tt, op)(x, axis),
+        "kernels": _kernels(op, a, axis),
         "bottleneck": None,
         "numbagg": None,
     }
@@ -69,6 +76,21 @@ def _callers(op: str, a: np.ndarray[Any, Any], axis: int | None) -> dict[str, Fn
     if fn is not None:
         calls["numbagg"] = lambda: fn(a, axis=axis if axis is not None else tuple(range(a.ndim)))
     return calls
+
+
+def _kernels(op: str, a: np.ndarray[Any, Any], axis: int | None) -> Fn:
+    """The numba backend's kernels called directly, whatever the size routing would pick."""
+    from typedtensor import _rules as rules
+    from typedtensor._backend import _numba
+    from typedtensor._backend._numba import scans
+
+    if op == "cumsum":
+        flat = a.reshape(-1) if axis is None else a
+        ax = 0 if axis is None else axis % a.ndim
+        return lambda: scans.scan("sum", flat, ax, a.dtype, False)
+    axes = tuple(range(a.ndim)) if axis is None else (axis % a.ndim,)
+    dtype = np.dtype(rules.result_dtype(rules.REDUCTIONS[op].dtype_rule, a.dtype.name))
+    return lambda: _numba.reduce(op, a, axes, False, dtype)
 
 
 def _measure(calls: dict[str, Fn | None], repeat: int) -> dict[str, float | None]:
@@ -115,20 +137,20 @@ def main(argv: list[str] | None = None) -> None:
                 base = t["numpy"]
                 assert base is not None
                 parts = [f"{op:10s} {dtype:8s} {layout:8s} numpy {base * 1e3:8.1f} ms"]
-                for name in ("typedtensor", "bottleneck", "numbagg"):
+                for name in ("typedtensor", "kernels", "bottleneck", "numbagg"):
                     v = t[name]
                     parts.append(f"{name} " + ("n/a" if v is None else f"{base / v:5.2f}x"))
                 print("  ".join(parts), flush=True)
     print(f"load average after: {os.getloadavg()}")
     if args.markdown:
-        print("\n| op | dtype | layout | numpy ms | typedtensor | bottleneck | numbagg |")
-        print("|---|---|---|---|---|---|---|")
+        print("\n| op | dtype | layout | numpy ms | typedtensor | kernels | bottleneck | numbagg |")
+        print("|---|---|---|---|---|---|---|---|")
         for op, dtype, layout, t in rows:
             base = t["numpy"]
             assert base is not None
             cells = [
                 "n/a" if t[n] is None else f"{base / t[n]:.2f}x"  # type: ignore[operator]
-                for n in ("typedtensor", "bottleneck", "numbagg")
+                for n in ("typedtensor", "kernels", "bottleneck", "numbagg")
             ]
             print(f"| {op} | {dtype} | {layout} | {base * 1e3:.1f} | " + " | ".join(cells) + " |")
 
