@@ -32,19 +32,26 @@ Run = Callable[[Array, dict[str, Any]], Array]
 #: numba never won up to 16 MB with serial kernels (numpy's SIMD loops for vertical sums,
 #: max/min and argmax over rows of 256); at 512 MB the parallel kernels win every layout
 #: (benchmarks/README.md), so from 64 MB these run numba when its parallel kernels will run
-#: (``parallel_kernels_expected``) and numpy otherwise; the sizes between were not measured
+#: (``parallel_kernels_expected``) and numpy otherwise. Serial kernels at 64 and 256 MB
+#: (float32, load 6-7, 2026-11-24): sum 1.03-1.93x numpy, max/mean over columns 0.86-1.27x,
+#: argmax over rows 0.81-0.86x, prod over rows 0.65-0.89x: only the parallel kernels pay there
 _NEVER_UP_TO_16M = 1 << 26
 #: The input size (bytes) from which the numba backend runs a reduction, per op and layout
 #: (``layout``); below it numpy's loops run. Measured with benchmarks/measure_crossover.py
 #: (TYPEDTENSOR_NUMBA_PARALLEL=0, 4 KB..16 MB by factors of 4, float32 and float64, medians of
-#: interleaved calls, 2-core machine under load 2-7 from other jobs, 2026-11-24; mean, var,
-#: std, logsumexp and norm measured again against their faster numpy runners): the smallest
-#: size from which the numba backend (dispatch included) was 1.1x numpy or faster at every
-#: larger size, the larger of the two dtypes', and never below 64 KB (256 KB over a strided
-#: axis: there the crossover moves with the reduced length, (64, 256) over axis 0 still ran
-#: 1.5x slower in numba at 64 KB where (256, 64) ran 1.2x faster; the load made single sizes
-#: swing by 2x). The numba backend's Python dispatch (canonicalisation, stage set-up)
-#: costs ~13 us a call, numpy's loops ~0.5 us plus ~1 ns an element. ``None``: never.
+#: interleaved calls): the smallest size from which the numba backend (dispatch included) was
+#: 1.1x numpy or faster at every larger size, the larger of the two dtypes', and never below
+#: 64 KB (so a program of small tensors never compiles a kernel; 256 KB over a strided axis:
+#: there the crossover moves with the reduced length, (64, 256) over axis 0 ran 1.5x slower
+#: in numba at 64 KB where (256, 64) ran 1.2x faster). First measured under load
+#: 2-7 (2026-11-24); measured again the same day from load 1 rising to 8 as other jobs
+#: started (so single sizes still swing by up to 2x): the second run confirmed every entry
+#: but prod "full" (1 -> 16 MB: float32 1.05x at 4 MB), l2_normalize "full" (1 -> 4 MB),
+#: "rows" (1 MB -> 256 KB: 1.4x from there), "short_rows" (64 -> 256 KB, float64) and any
+#: "rows" (never -> 16 MB: 1.16-1.19x at 16 MB, 1.22x at 64 MB serially); all "rows" kept at
+#: 16 MB (1.08-1.26x there, 1.32x at 64 MB). The numba backend's Python dispatch
+#: (canonicalisation, stage set-up) costs ~13 us a call, numpy's loops ~0.5 us plus ~1 ns an
+#: element. ``None``: never.
 NUMBA_FROM_BYTES: dict[str, dict[str, int | None]] = {
     "sum": {
         "full": _NEVER_UP_TO_16M,
@@ -53,7 +60,7 @@ NUMBA_FROM_BYTES: dict[str, dict[str, int | None]] = {
         "columns": _NEVER_UP_TO_16M,
     },
     "prod": {
-        "full": 1 << 20,
+        "full": 1 << 24,
         "rows": _NEVER_UP_TO_16M,
         "short_rows": 1 << 16,
         "columns": _NEVER_UP_TO_16M,
@@ -78,7 +85,7 @@ NUMBA_FROM_BYTES: dict[str, dict[str, int | None]] = {
     },
     "any": {
         "full": _NEVER_UP_TO_16M,
-        "rows": _NEVER_UP_TO_16M,
+        "rows": 1 << 24,
         "short_rows": 1 << 16,
         "columns": _NEVER_UP_TO_16M,
     },
@@ -125,9 +132,9 @@ NUMBA_FROM_BYTES: dict[str, dict[str, int | None]] = {
         "columns": 1 << 22,
     },
     "l2_normalize": {
-        "full": 1 << 20,
-        "rows": 1 << 20,
-        "short_rows": 1 << 16,
+        "full": 1 << 22,
+        "rows": 1 << 18,
+        "short_rows": 1 << 18,
         "columns": _NEVER_UP_TO_16M,
     },
     # NaN-skipping extremes (serial, load 8-9, 2026-11-24): rows 1.1-1.5x numpy from 1 MB;
