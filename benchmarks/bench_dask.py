@@ -3,6 +3,7 @@
     python benchmarks/bench_dask.py                  # 384 MiB float32, 2 workers x 1 thread
     python benchmarks/bench_dask.py --mib 128 --repeat 3     # a quicker look
     python benchmarks/bench_dask.py --markdown       # the table for benchmarks/README.md
+    python benchmarks/bench_dask.py --partials       # one chunk's partials: numba vs numpy
 
 The array (float32, ``(rows, 64)`` in chunks of 32 MiB along the rows) is generated on the
 workers and persisted there, so every timed call reads worker memory only. Each op is timed
@@ -32,6 +33,7 @@ import numpy as np
 from distributed import Client, LocalCluster
 
 import typedtensor as tt
+from typedtensor._backend import partials
 
 COLS = 64
 CHUNK_BYTES = 32 * 2**20
@@ -53,6 +55,60 @@ OPS: dict[str, tuple[Callable[[Any, int], Any], Callable[[Any, int], Any]]] = {
 }
 
 
+#: partial -> call of typedtensor._backend.partials on (chunk, axes, path)
+PARTIALS: dict[str, Callable[[Any, tuple[int, ...], str], Any]] = {
+    "sums": lambda x, ax, path: partials.sums(x, ax, backend="numba", path=path),
+    "pow_sums": lambda x, ax, path: partials.pow_sums(
+        x, ax, 2.0, x.dtype, backend="numba", path=path
+    ),
+    "var": lambda x, ax, path: partials.var_partials(x, ax, backend="numba", path=path),
+    "lse": lambda x, ax, path: partials.lse_partials(x, ax, backend="numba", path=path),
+    "nan_sum_count": lambda x, ax, path: partials.nan_sum_count(x, ax, backend="numba", path=path),
+    "nan_var": lambda x, ax, path: partials.nan_var_partials(x, ax, backend="numba", path=path),
+    "nan_arg": lambda x, ax, path: partials.nan_arg_partials(
+        x, ax, False, True, backend="numba", path=path
+    ),
+}
+
+
+def bench_partials(repeat: int, names: list[str], mib: list[float]) -> None:
+    """One chunk's partial in this process, one numba thread: numba's serial kernels against
+    numpy's loops (interleaved medians), float32 and float64 chunks of (rows, 64) with 1% NaN,
+    over axis 0 (layout "columns") and axis 1 ("rows")."""
+    print(f"load average before: {os.getloadavg()}")
+    print("| partial | dtype | MiB | axis | numba (ms) | numpy (ms) | numpy / numba |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    rng = np.random.default_rng(0)
+    with partials.serial_kernels():
+        for name in names:
+            fn = PARTIALS[name]
+            for dtype in (np.float32, np.float64):
+                for size in mib:
+                    rows = int(size * 2**20) // (np.dtype(dtype).itemsize * COLS)
+                    x = rng.standard_normal((rows, COLS)).astype(dtype)
+                    x[rng.random(x.shape) < 0.01] = np.nan
+                    for axis in ((0,), (1,)):
+                        fn(x, axis, "numba")  # compile / load the kernels
+                        fn(x, axis, "numpy")
+                        t_nb, t_np = [], []
+                        for _ in range(repeat):
+                            t_nb.append(_clock(fn, x, axis, "numba"))
+                            t_np.append(_clock(fn, x, axis, "numpy"))
+                        a, b = statistics.median(t_nb), statistics.median(t_np)
+                        print(
+                            f"| {name} | {np.dtype(dtype).name} | {size:g} | {axis[0]} | "
+                            f"{a * 1e3:.2f} | {b * 1e3:.2f} | {b / a:.2f}x |",
+                            flush=True,
+                        )
+    print(f"load average after: {os.getloadavg()}")
+
+
+def _clock(fn: Callable[..., Any], *args: Any) -> float:
+    start = time.perf_counter()
+    fn(*args)
+    return time.perf_counter() - start
+
+
 def _time(client: Client, expr: Any) -> float:
     start = time.perf_counter()
     client.compute(expr).result()
@@ -65,7 +121,13 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--ops", default=",".join(OPS))
     parser.add_argument("--markdown", action="store_true")
+    parser.add_argument("--partials", action="store_true", help="time one chunk's partials")
+    parser.add_argument("--partial-mib", default="1,4,32", help="chunk sizes for --partials")
     args = parser.parse_args()
+    if args.partials:
+        names = [n for n in PARTIALS if n in args.ops.split(",")] or list(PARTIALS)
+        bench_partials(args.repeat, names, [float(m) for m in args.partial_mib.split(",")])
+        return
     ops = [o for o in OPS if o in args.ops.split(",")]
 
     rows = args.mib * 2**20 // (4 * COLS)
