@@ -9,7 +9,7 @@ fixed-rank answer, a ``Never`` dim, or an axis error. What each checker answers 
 - the methods under mypy without the plugin: ``axis=None`` and ``axis=()`` only (mypy binds a
   method's ``self`` pattern without checking the solution: ``Tensor[DT, *_Rest, _DL]`` on
   ``Tensor[DT, B, *Rest]`` gave ``Tensor[DT, *tuple[Never, ...]]``, see
-  ``stubs/_render.py:mypy_method_forms``).
+  ``stubs/_render_forms.py:mypy_method_forms``).
 
 Regressions pinned here (each assertion failed on the stubs of commit 18b37c1): mypy gave
 ``x.sum(-1)`` on ``Tensor[DT, B, *Rest]`` and ``y.sum(0)`` on ``Tensor[DT, *Rest, N]`` a
