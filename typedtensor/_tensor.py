@@ -723,24 +723,16 @@ class Tensor(TensorBase, Generic[DT, Unpack[Shape]]):
     def __getitem__(self, index: object) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
         """``x[0, 1:, None]``: numpy's indexing, always a Tensor (rank 0 for a full int index)."""
         a = self._data
-        if type(a) is np.ndarray:  # ints, slices, None, ...: numpy's index as it is
-            plain = type(index) in _PLAIN_INDEX
-            if type(index) is tuple:
-                plain = True
-                for item in index:
-                    if type(item) not in _PLAIN_INDEX:
-                        plain = False
-                        break
-            if plain:
-                try:
-                    result = a[index]
-                except IndexError:
-                    pass  # the rules say why (_getitem)
-                else:
-                    if type(result) is np.ndarray:  # an element: wrap makes it rank 0
-                        t: AnyTensor = _object_new(Tensor)
-                        t._data = result
-                        return t
+        if type(a) is np.ndarray and (type(index) is tuple or type(index) in _PLAIN_INDEX):
+            try:  # numpy's index as it is (a Tensor item: numpy reads its ndarray, as _getitem)
+                result = a[index]
+            except (IndexError, TypeError, ValueError):
+                pass  # _getitem: its own call, the rules' explanation for an IndexError
+            else:
+                if type(result) is np.ndarray:  # an element: wrap makes it rank 0
+                    t: AnyTensor = _object_new(Tensor)
+                    t._data = result
+                    return t
         return _getitem(self, index)
 
     def __setitem__(self, index: object, value: object) -> None:

@@ -451,3 +451,28 @@ def test_reshape_and_transpose_keep_the_rules_errors() -> None:
         x.transpose(0, 0)
     with pytest.raises(tt.AxisError):
         x.transpose(0, 2)
+
+
+def test_indexing_directly_equals_the_validated_path() -> None:
+    """x[...] indexes the ndarray directly; Tensor items (numpy reads their ndarray), lists,
+    masks and errors give what _indexing.getitem gives."""
+    from typedtensor._indexing import getitem
+
+    x = tt.asarray(np.arange(24.0).reshape(4, 6))
+    for index in [
+        (slice(None), 0),
+        0,
+        (Ellipsis, None, 1),
+        (slice(None), tt.asarray(np.array([0, 2]))),
+        (tt.asarray(np.array([True, False, True, False])), 1),
+        (tt.asarray(np.array(2)), 3),
+        (0, [1, 2]),
+        (1, 2),
+    ]:
+        got, want = x[index].numpy(), getitem(x, index).numpy()
+        assert type(got) is np.ndarray and got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
+    with pytest.raises(IndexError, match=r"out of range|out of bounds"):
+        x[:, 6]
+    with pytest.raises(IndexError):
+        x[0, 0, 0]
