@@ -15,7 +15,14 @@ from pathlib import Path
 
 from typedtensor import _rules as rules
 
-from . import _render_dtypes, _render_pyright, _render_reductions
+from . import (
+    _elementwise,
+    _elementwise_modules,
+    _render_dtypes,
+    _render_pyright,
+    _render_reductions,
+    shape_ops,
+)
 from ._render_forms import ANY_TENSOR
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,22 +77,45 @@ def render_all(*, plain_only: bool = False) -> dict[Path, str]:
             {"REDUCTIONS": "\n".join(mypy_methods).rstrip("\n").replace(ANY_TENSOR, "AnyTensor")},
         ),
         ROOT / "typedtensor" / "_dtypes.pyi": _fill(
-            "_dtypes.pyi.tmpl", _render_dtypes.render_dtype_classes()
+            "_dtypes.pyi.tmpl", _elementwise.dtype_fields(_render_dtypes.render_dtype_classes())
         ),
         ROOT / "typedtensor" / "_tensor.pyi": _fill(
             "_tensor.pyi.tmpl",
             {
                 # the alias (defined after the class) keeps ~35% of the file's text out
                 "REDUCTIONS": "".join(methods).rstrip("\n").replace(ANY_TENSOR, "AnyTensor"),
+                "SHAPE_OPS": "        pass" if plain_only else shape_ops.render_members(),
+                "OPERATORS": _elementwise.render_operators(plain_only=plain_only).rstrip("\n"),
+                "OPERATOR_TYPEVARS": _elementwise.render_operator_typevars(),
+                "SHAPE_CLASSES": "" if plain_only else shape_ops.render_classes(),
                 "PYRIGHT_CLASSES": ""
                 if plain_only
                 else _render_pyright.render_pyright_classes().replace(ANY_TENSOR, "AnyTensor"),
             },
         ),
+        **(
+            {}
+            if plain_only
+            else {
+                ROOT / "typedtensor" / "linalg.pyi": _fill(
+                    "linalg.pyi.tmpl", shape_ops.render_linalg()
+                ),
+                ROOT / "typedtensor" / "scans.pyi": _fill(
+                    "scans.pyi.tmpl", shape_ops.render_scan_functions()
+                ),
+                ROOT / "typedtensor" / "manipulation.pyi": _fill(
+                    "manipulation.pyi.tmpl", shape_ops.render_manipulation()
+                ),
+            }
+        ),
         ROOT / "typedtensor" / "reductions.pyi": _fill(
             "reductions.pyi.tmpl",
             {"REDUCTIONS": "\n".join(functions).rstrip("\n"), "ALL": names},
         ),
+        **{
+            ROOT / "typedtensor" / f"{module}.pyi": _fill(f"{module}.pyi.tmpl", fields)
+            for module, fields in _elementwise_modules.module_fields(plain_only=plain_only).items()
+        },
     }
 
 
