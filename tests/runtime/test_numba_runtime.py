@@ -13,7 +13,6 @@ import numpy as np
 import pytest
 
 import typedtensor as tt
-from typedtensor._backend import _numba as nb
 from typedtensor._backend._numba import _stages as stages
 
 
