@@ -52,6 +52,9 @@ OPS: dict[str, tuple[Callable[[Any, int], Any], Callable[[Any, int], Any]]] = {
     "std": (lambda t, ax: t.std(axis=ax), lambda x, ax: x.std(axis=ax)),
     "logsumexp": (lambda t, ax: t.logsumexp(axis=ax), _dask_logsumexp),
     "norm (L2)": (lambda t, ax: t.norm(2, axis=ax), lambda x, ax: da.sqrt((x * x).sum(axis=ax))),
+    "nanmean": (lambda t, ax: tt.nanmean(t, axis=ax), lambda x, ax: da.nanmean(x, axis=ax)),
+    "nanvar": (lambda t, ax: tt.nanvar(t, axis=ax), lambda x, ax: da.nanvar(x, axis=ax)),
+    "nanargmax": (lambda t, ax: tt.nanargmax(t, axis=ax), lambda x, ax: da.nanargmax(x, axis=ax)),
 }
 
 

@@ -570,6 +570,7 @@ def test_chunk_routing_picks_the_serial_winner() -> None:
         assert partials.numba_serial_runs(name, rows, (1,), "numba"), name
     assert not partials.numba_serial_runs("nan_var", rows.astype(np.int32), (1,), "numba")
     assert partials.serial_backend("sum", rows, (1,), "numba") == "numpy"
+    assert partials.serial_backend("mean", rows, (1,), "numba") == "numpy"
     assert partials.serial_backend("sum", rows, (0,), "numba") == "numpy"  # parallel only
     assert partials.serial_backend("var", rows, (0,), "numba") == "numba"
     assert partials.serial_backend("sum", rows, (1,), "numpy") == "numpy"

@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _rules as rules
-from .._backend import get_backend, use_backend
+from .._backend import get_backend, partials, use_backend
 from .._dtypes import BY_NAME, dtype_class_of
 from .._reduce_plan import reduce_array
 from . import _partials as part
@@ -275,6 +275,7 @@ def _reduce_block(
     axis: int | tuple[int, ...] | None = axes
     if rules.REDUCTIONS[name].single_axis:  # argmax's spelling: one axis, or None for all
         axis = axes[0] if len(axes) == 1 else None
+    backend = partials.serial_backend(name, block, axes, backend)  # numpy where it wins serially
     with use_backend(backend), part.serial_kernels(backend):
         return reduce_array(block, name, axis, keepdims, params, named)
 
