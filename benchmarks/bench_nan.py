@@ -89,8 +89,10 @@ def _kernels(op: str, a: np.ndarray[Any, Any], axis: int | None) -> Fn:
         ax = 0 if axis is None else axis % a.ndim
         return lambda: scans.scan("sum", flat, ax, a.dtype, False)
     axes = tuple(range(a.ndim)) if axis is None else (axis % a.ndim,)
-    dtype = np.dtype(rules.result_dtype(rules.REDUCTIONS[op].dtype_rule, a.dtype.name))
-    return lambda: _numba.reduce(op, a, axes, False, dtype)
+    spec = rules.REDUCTIONS[op]
+    dtype = np.dtype(rules.result_dtype(spec.dtype_rule, a.dtype.name))
+    params = {"correction": 0.0} if "correction" in spec.params else {}  # numpy's ddof=0
+    return lambda: _numba.reduce(op, a, axes, False, dtype, **params)
 
 
 def _measure(calls: dict[str, Fn | None], repeat: int) -> dict[str, float | None]:
