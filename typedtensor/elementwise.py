@@ -149,4 +149,4 @@ def astype(x: Tensor[Any, Unpack[Shape]], dtype: object) -> Tensor[Any, Unpack[S
     ``astype(x, tt.float64)``: (8, 10) of int32 -> (8, 10) of float64."""
     if not isinstance(x, Tensor):
         raise TypeError(f"astype takes a Tensor, got {type(x).__name__}")
-    return x.astype(dtype)  # type: ignore[return-value]
+    return x.astype(dtype)  # type: ignore[return-value, unused-ignore]
