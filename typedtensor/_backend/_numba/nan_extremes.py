@@ -35,6 +35,7 @@ from ._primitives import FM, PF_CH, PF_DIST, _prefetch
 __all__ = ["nanext_columns", "nanext_columns_par", "nanext_rows", "nanext_rows_par"]
 
 _UNROLL = 4  # 64-byte vector accumulators in the row loop
+_SHORT = 64  # shorter rows: a scalar loop (the vector loop's lane fold costs ~100 cycles)
 
 
 def _streaming_extreme(pred: str, start: float) -> Any:
@@ -126,8 +127,18 @@ def _row_task(x: Any, ext: Any, ismax: bool, t: int) -> None:
     o, s = t // ns, t % ns
     n = x.shape[1]
     xs = x[o, s * n // ns : (s + 1) * n // ns]
-    m = _run_max(xs) if ismax else _run_min(xs)
-    if m == (-np.inf if ismax else np.inf) and not _has_number(xs):
+    start = -np.inf if ismax else np.inf
+    if xs.shape[0] < _SHORT:  # the vector loop's fixed cost (its lane fold) would dominate
+        m = start
+        if ismax:
+            for k in range(xs.shape[0]):
+                m = xs[k] if xs[k] > m else m
+        else:
+            for k in range(xs.shape[0]):
+                m = xs[k] if xs[k] < m else m
+    else:
+        m = _run_max(xs) if ismax else _run_min(xs)
+    if m == start and not _has_number(xs):
         m = np.nan
     ext[o, s] = m
 
