@@ -251,7 +251,8 @@ def _class_dtype_operand(fn: DTypeFn | None) -> tuple[str, str]:
 
 def render_binary_method(op: str, reflected: bool, indent: str) -> str:
     """Overloads of ``__<op>__`` (or ``__r<op>__``): Python scalars, then (not reflected) the
-    guards, an operand of the receiver's shape (and a ``bool_`` mask of it), a rank-0 operand,
+    guards, an operand of the receiver's shape (and a ``bool_`` mask of it, then one of another
+    dtype: the shape with an ``Any`` dtype), a rank-0 operand,
     the broadcast forms; last the catch-all (the unknown type). Comparisons answer ``bool_`` for
     any dtypes. A receiver pattern (``self: ...``) costs pyright on every call, so the forms
     that can read the receiver's dtype and dims from the class's ``DT`` and ``Shape`` do."""
@@ -288,6 +289,8 @@ def render_binary_method(op: str, reflected: bool, indent: str) -> str:
                 f"self: {tensor(s.receiver, ['Unpack[_Sh]'])}, other: Tensor[bool_, Unpack[_Sh]]"
             )
             out.append(_ov(indent, name, params, tensor(s.result, ["Unpack[_Sh]"])))
+    if not compare:  # other dtypes, the receiver's dims: the shape (promotion is not tabled)
+        out.append(_ov(indent, name, f"self, other: {tensor('Any', sh)}", tensor("Any", sh)))
     out.append(_ov(indent, name, f"self, other: {tensor(same_dt, [])}", tensor(same_res, sh)))
     for form in shape_forms():
         if compare:
