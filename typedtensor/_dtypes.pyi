@@ -121,6 +121,8 @@ class complex128(ComplexFloating, _ReductionDTypes[complex128, complex128, float
 
 _ALL: tuple[type[DType], ...]
 BY_NAME: dict[str, type[DType]]
+#: the dtype class of each numpy dtype seen so far (a cache ``dtype_class_of`` fills)
+_CLASS_OF_NUMPY_DTYPE: dict[np.dtype[Any], type[DType]]
 
 def as_dtype_class(dtype: object) -> type[DType]: ...
 def dtype_class_of(np_dtype: np.dtype[Any]) -> type[DType]: ...

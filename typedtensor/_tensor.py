@@ -2,22 +2,25 @@
 
 from __future__ import annotations
 
-import math
 import typing
 from collections.abc import Sequence
-from typing import Any, Generic, Literal, TypeAlias, Union
+from typing import Any, Generic, Literal, TypeAlias, Union, cast
 
 import numpy as np
 import numpy.typing as npt
 from typing_extensions import TypeVar, TypeVarTuple, Unpack
 
-from . import _rules as rules
-from ._backend._routing import min_numba_bytes
+from ._arguments import _axes as _axes
+from ._arguments import _broadcast_check as _broadcast_check
+from ._arguments import _correction as _correction
+from ._arguments import _norm_params as _norm_params
+from ._arguments import _raise_rule_error as _raise_rule_error
+from ._arguments import _real as _real
+from ._arguments import _shape_tuple as _shape_tuple
 from ._dask import is_dask_array as _is_dask_array
 from ._dtypes import _CLASS_OF_NUMPY_DTYPE, DType, as_dtype_class, dtype_class_of
-from ._errors import AxisError, ShapeError
-from ._reduce_plan import SMALL_PLANS as _SMALL_PLANS
-from ._reduce_plan import reduce_array
+from ._errors import ShapeError
+from ._tensor_reductions import ReductionMethods
 
 __all__ = ["AnyTensor", "Axis", "Dim", "L2Variant", "NormMode", "Tensor", "TensorBase", "wrap"]
 
@@ -49,49 +52,13 @@ class Dim:
         raise TypeError(f"{cls.__name__} is a dim marker for annotations; it has no instances")
 
 
-def _raise_rule_error(err: rules.RuleError) -> None:
-    """Re-raise a shape-rule error as the runtime exception numpy users expect."""
-    if isinstance(err, rules.AxisRangeError):
-        raise AxisError(str(err), err.axis, err.ndim) from None
-    if isinstance(err, rules.AxisTypeError):
-        raise TypeError(str(err)) from None
-    if isinstance(
-        err,
-        (
-            rules.BroadcastError,
-            rules.ReduceToShapeError,
-            rules.MatmulShapeError,
-            rules.AssignShapeError,
-            rules.ShapeMismatchError,
-        ),
-    ):
-        raise ShapeError(str(err)) from None
-    if isinstance(err, (rules.IndexRangeError, rules.IndexFormError)):
-        raise IndexError(str(err)) from None
-    raise ValueError(str(err)) from None
-
-
-def _axes(axis: object, ndim: int, single: bool = False) -> tuple[int, ...]:
-    try:
-        return rules.normalize_axes(axis, ndim, single=single)
-    except rules.RuleError as err:
-        _raise_rule_error(err)
-        raise  # unreachable
-
-
-def _real(name: str, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
-    return float(value)
-
-
 class TensorBase:
     """The non-generic base of ``Tensor``, used in operand annotations (see ``Operand``)."""
 
     __slots__ = ()
 
 
-class Tensor(TensorBase, Generic[DT, Unpack[Shape]]):
+class Tensor(TensorBase, ReductionMethods, Generic[DT, Unpack[Shape]]):
     """An ndarray with its dtype and dims in the type: ``Tensor[tt.float32, L[8], L[10]]``.
 
     Construct with ``tt.asarray``, ``tt.zeros`` and friends, or check a declared shape with
@@ -199,362 +166,6 @@ class Tensor(TensorBase, Generic[DT, Unpack[Shape]]):
         """
         check_shape(self.shape, dims)
         return self
-
-    # ------------------------------------------------------------------- reductions
-    def _reduce(
-        self,
-        name: str,
-        axis: object,
-        keepdims: object,
-        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
-        dtype: object = None,
-        **params: Any,
-    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
-        """Every reduction method's one path (a subclass with another ``_data`` overrides it).
-        A small input's validated plan is one dict lookup away (``SMALL_PLANS``, keyed
-        without strides: below ``min_numba_bytes()`` every layout runs numpy's loops)."""
-        a = self._data
-        if out is None and dtype is None:
-            try:
-                plan = _SMALL_PLANS.get(
-                    (name, axis, type(axis), keepdims, type(keepdims), a.shape, a.dtype)
-                )
-            except TypeError:  # an unhashable axis or keepdims (a list): the rules say why
-                plan = None
-            if plan is not None:
-                try:
-                    result = plan(a, params)
-                except rules.RuleError as err:  # an empty input's per-call check (norm's p)
-                    _raise_rule_error(err)
-                t: AnyTensor = _object_new(Tensor)
-                t._data = result
-                return t
-        # dtype=: numpy's, accumulate in that dtype and return it (a class, numpy dtype or name)
-        named = None if dtype is None else as_dtype_class(dtype).numpy_dtype
-        try:  # validation and the choice of code are cached per call signature
-            result = reduce_array(a, name, axis, keepdims, params, named)
-        except rules.RuleError as err:
-            _raise_rule_error(err)
-            raise  # unreachable
-        return _new(result) if out is None else _store(result, out, name)
-
-    def sum(
-        self,
-        axis: Axis = None,
-        keepdims: bool = False,
-        *,
-        dtype: object = None,
-        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
-    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
-        """Sum over ``axis``: ``(8, 3, 4).sum(axis=1) -> (8, 4)``; ints widen to int64/uint64.
-
-        ``dtype=`` (a dtype class, numpy dtype or name) accumulates in and returns that dtype,
-        as numpy's: ``x.sum(dtype=tt.float64)`` of float32. So do prod, mean, var and std.
-        """
-        return self._reduce("sum", axis, keepdims, out, dtype)
-
-    def prod(
-        self,
-        axis: Axis = None,
-        keepdims: bool = False,
-        *,
-        dtype: object = None,
-        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
-    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
-        """Product over ``axis``: ``(8, 3).prod(axis=0) -> (3,)``; ints widen to int64/uint64."""
-        return self._reduce("prod", axis, keepdims, out, dtype)
-
-    def mean(
-        self,
-        axis: Axis = None,
-        keepdims: bool = False,
-        *,
-        dtype: object = None,
-        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
-    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
-        """Mean over ``axis``: ``(8, 3).mean(axis=-1, keepdims=True) -> (8, 1)``; ints: float64."""
-        return self._reduce("mean", axis, keepdims, out, dtype)
-
-    def max(
-        self,
-        axis: Axis = None,
-        keepdims: bool = False,
-        *,
-        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
-    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
-        """Maximum over ``axis`` (NaN propagates): ``(8, 3).max(axis=0) -> (3,)``."""
-        return self._reduce("max", axis, keepdims, out)
-
-    def min(
-        self,
-        axis: Axis = None,
-        keepdims: bool = False,
-        *,
-        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
-    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
-        """Minimum over ``axis`` (NaN propagates): ``(8, 3).min(axis=0) -> (3,)``."""
-        return self._reduce("min", axis, keepdims, out)
-
-    def any(
-        self,
-        axis: Axis = None,
-        keepdims: bool = False,
-        *,
-        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
-    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
-        """Logical or over ``axis``, a bool tensor: ``(8, 3).any(axis=1) -> (8,)``."""
-        return self._reduce("any", axis, keepdims, out)
-
-    def all(
-        self,
-        axis: Axis = None,
-        keepdims: bool = False,
-        *,
-        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
-    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
-        """Logical and over ``axis``, a bool tensor: ``(8, 3).all() -> ()``."""
-        return self._reduce("all", axis, keepdims, out)
-
-    def var(
-        self,
-        axis: Axis = None,
-        keepdims: bool = False,
-        *,
-        correction: float | None = None,
-        ddof: float | None = None,
-        dtype: object = None,
-        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
-    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
-        """Variance over ``axis`` divided by ``N - correction``: ``(8, 3).var(axis=0) -> (3,)``.
-
-        ``ddof`` is numpy's name for ``correction``; give at most one. ints -> float64.
-        """
-        c = _correction(correction, ddof)
-        return self._reduce("var", axis, keepdims, out, dtype, correction=c)
-
-    def std(
-        self,
-        axis: Axis = None,
-        keepdims: bool = False,
-        *,
-        correction: float | None = None,
-        ddof: float | None = None,
-        dtype: object = None,
-        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
-    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
-        """Standard deviation over ``axis``: ``(8, 3).std(axis=0, correction=1) -> (3,)``."""
-        c = _correction(correction, ddof)
-        return self._reduce("std", axis, keepdims, out, dtype, correction=c)
-
-    def argmax(
-        self,
-        axis: int | None = None,
-        keepdims: bool = False,
-        *,
-        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
-    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
-        """Index of the first maximum (first NaN wins) along one axis, or of the flattened
-        tensor for ``axis=None``: ``(8, 3).argmax(axis=1) -> (8,)`` of int64."""
-        a = self._data  # a small input over one int axis: numpy's own call (_INDEX_SMALL_BYTES)
-        if type(axis) is int and keepdims is False and out is None and type(a) is np.ndarray:
-            try:
-                length = a.shape[axis]
-            except IndexError:  # out of range (rank 0 too): the rules' error, below
-                length = 0
-            if length and a.nbytes < _INDEX_SMALL_BYTES:  # length 0: the rules' error too
-                index = a.argmax(axis)
-                t: AnyTensor = _object_new(Tensor)
-                t._data = index if type(index) is np.ndarray else np.asarray(index)
-                return t
-        return self._reduce("argmax", axis, keepdims, out)
-
-    def argmin(
-        self,
-        axis: int | None = None,
-        keepdims: bool = False,
-        *,
-        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
-    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
-        """Index of the first minimum along one axis: ``(8, 3).argmin(axis=0) -> (3,)``."""
-        a = self._data  # as argmax
-        if type(axis) is int and keepdims is False and out is None and type(a) is np.ndarray:
-            try:
-                length = a.shape[axis]
-            except IndexError:  # out of range (rank 0 too): the rules' error, below
-                length = 0
-            if length and a.nbytes < _INDEX_SMALL_BYTES:  # length 0: the rules' error too
-                index = a.argmin(axis)
-                t: AnyTensor = _object_new(Tensor)
-                t._data = index if type(index) is np.ndarray else np.asarray(index)
-                return t
-        return self._reduce("argmin", axis, keepdims, out)
-
-    def logsumexp(
-        self,
-        axis: Axis = None,
-        keepdims: bool = False,
-        *,
-        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
-    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
-        """``log(sum(exp(x)))`` computed stably: ``(8, 10).logsumexp(axis=-1) -> (8,)``."""
-        return self._reduce("logsumexp", axis, keepdims, out)
-
-    def norm(
-        self,
-        p: float = 2,
-        axis: Axis = None,
-        keepdims: bool = False,
-        *,
-        eps: float = 0.0,
-        mode: NormMode = "plain",
-        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
-    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
-        """Lp norm over ``axis``: ``(8, 64).norm(2, axis=-1) -> (8,)``.
-
-        ``p`` is any nonzero float, ``inf``/``-inf`` (max/min of ``|x|``) or 0 (count of
-        nonzeros). ``mode`` selects oneDNN's eps handling (finite ``p > 0`` only):
-        ``lp_max`` = max(sum|x|^p, eps)^(1/p), ``lp_sum`` = (sum|x|^p + eps)^(1/p),
-        ``power_p_max`` / ``power_p_sum`` the same without the root.
-        """
-        p_, eps_ = _norm_params(p, eps, mode)
-        return self._reduce("norm", axis, keepdims, out, p=p_, eps=eps_, mode=mode)
-
-    def norm_lp_max(
-        self,
-        p: float = 2,
-        eps: float = 0.0,
-        axis: Axis = None,
-        keepdims: bool = False,
-        *,
-        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
-    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
-        """oneDNN ``norm_lp_max``: max(sum|x|^p, eps)^(1/p): ``(8, 64) axis=-1 -> (8,)``."""
-        p_, eps_ = _norm_params(p, eps, "lp_max")
-        return self._reduce("norm_lp_max", axis, keepdims, out, p=p_, eps=eps_)
-
-    def norm_lp_sum(
-        self,
-        p: float = 2,
-        eps: float = 0.0,
-        axis: Axis = None,
-        keepdims: bool = False,
-        *,
-        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
-    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
-        """oneDNN ``norm_lp_sum``: (sum|x|^p + eps)^(1/p): ``(8, 64) axis=-1 -> (8,)``."""
-        p_, eps_ = _norm_params(p, eps, "lp_sum")
-        return self._reduce("norm_lp_sum", axis, keepdims, out, p=p_, eps=eps_)
-
-    def norm_lp_power_p_max(
-        self,
-        p: float = 2,
-        eps: float = 0.0,
-        axis: Axis = None,
-        keepdims: bool = False,
-        *,
-        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
-    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
-        """oneDNN ``norm_lp_power_p_max``: max(sum|x|^p, eps): ``(8, 64) axis=-1 -> (8,)``."""
-        p_, eps_ = _norm_params(p, eps, "power_p_max")
-        return self._reduce("norm_lp_power_p_max", axis, keepdims, out, p=p_, eps=eps_)
-
-    def norm_lp_power_p_sum(
-        self,
-        p: float = 2,
-        eps: float = 0.0,
-        axis: Axis = None,
-        keepdims: bool = False,
-        *,
-        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
-    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
-        """oneDNN ``norm_lp_power_p_sum``: sum|x|^p + eps: ``(8, 64) axis=-1 -> (8,)``."""
-        p_, eps_ = _norm_params(p, eps, "power_p_sum")
-        return self._reduce("norm_lp_power_p_sum", axis, keepdims, out, p=p_, eps=eps_)
-
-    def l2_normalize(
-        self,
-        axis: Axis = -1,
-        eps: float = 1e-12,
-        variant: L2Variant = "tensorflow",
-        *,
-        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
-    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
-        """``x`` divided by its L2 norm over ``axis``; the shape is kept: ``(8, 64) -> (8, 64)``.
-
-        ``variant``: ``tensorflow`` x/max(sum x^2, eps)^0.5, ``pytorch`` x/max((sum x^2)^0.5,
-        eps), ``openvino-add`` x/(sum x^2 + eps)^0.5, ``openvino-max`` x/max(sum x^2, eps)^0.5.
-        """
-        if variant not in rules.L2_VARIANTS:
-            raise ValueError(
-                f"unknown l2_normalize variant {variant!r}; choose one of "
-                f"{', '.join(rules.L2_VARIANTS)}"
-            )
-        eps_ = _real("eps", eps)
-        if eps_ < 0:
-            raise ValueError(f"eps must be >= 0, got {eps_}")
-        return self._reduce("l2_normalize", axis, False, out, eps=eps_, variant=variant)
-
-    def reduce_to(
-        self,
-        shape: Sequence[int],
-        op: str = "sum",
-        *,
-        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
-    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
-        """Reduce with ``op`` so that the result has exactly ``shape`` (oneDNN's dst shape).
-
-        Each target dim is the source dim or 1; missing leading dims are reduced away (the
-        inverse of broadcasting): ``(8, 3, 32, 32).reduce_to((1, 3, 1, 1), "mean")``.
-        """
-        spec = rules.REDUCTIONS.get(op)
-        if spec is None or spec.single_axis or spec.keeps_shape or spec.params:
-            usable = [
-                n
-                for n, s in rules.REDUCTIONS.items()
-                if not (s.single_axis or s.keeps_shape or s.params)
-            ]
-            raise ValueError(f"reduce_to op must be one of {', '.join(usable)}, got {op!r}")
-        dst = _shape_tuple(shape)
-        try:
-            axes = rules.reduce_to_shape(self.shape, dst)
-        except rules.RuleError as err:
-            _raise_rule_error(err)
-        result = self._reduce(op, axes, True)
-        return _store(result._data.reshape(dst), out, f"reduce_to({op})")
-
-    def sum_to(
-        self,
-        shape: Sequence[int],
-        *,
-        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
-    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
-        """Sum so that the result has ``shape``: ``(8, 3, 32, 32).sum_to((1, 3, 1, 1))``."""
-        return self.reduce_to(shape, "sum", out=out)
-
-    # -------------------------------------------------------------------- scans
-    def cumsum(
-        self,
-        axis: int | None = None,
-        dtype: object = None,
-        *,
-        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
-    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
-        """Cumulative sum along ``axis`` (``None``: flattened): ``(8, 3).cumsum(0) -> (8, 3)``."""
-        from .scans import cumsum
-
-        return cumsum(self, axis, dtype, out=out)
-
-    def cumprod(
-        self,
-        axis: int | None = None,
-        dtype: object = None,
-        *,
-        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
-    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
-        """Cumulative product along ``axis``: ``(8, 3).cumprod(axis=None) -> (24,)``."""
-        from .scans import cumprod
-
-        return cumprod(self, axis, dtype, out=out)
 
     # -------------------------------------------------------------- elementwise
     def _binary(self, other: object, fn: Any, reflected: bool = False) -> Any:
@@ -725,7 +336,7 @@ class Tensor(TensorBase, Generic[DT, Unpack[Shape]]):
         a = self._data
         if type(a) is np.ndarray and (type(index) is tuple or type(index) in _PLAIN_INDEX):
             try:  # numpy's index as it is (a Tensor item: numpy reads its ndarray, as _getitem)
-                result = a[index]
+                result = a[cast(Any, index)]
             except (IndexError, TypeError, ValueError):
                 pass  # _getitem: its own call, the rules' explanation for an IndexError
             else:
@@ -777,13 +388,6 @@ def _new(arr: npt.NDArray[Any]) -> AnyTensor:
     return t
 
 
-#: argmax/argmin of an input below this size over one int axis run numpy's own call on every
-#: backend, with no plan: the plan's validation costs more than the call (argmax of 16 floats:
-#: numpy 0.14 us) and gives the same answer (``_routing._arg_runner`` makes the same call; its
-#: int64 is numpy's intp on the platforms where that runner runs)
-_INDEX_SMALL_BYTES = min_numba_bytes(("argmax", "argmin"))
-
-
 def _store(result: npt.NDArray[Any], out: AnyTensor | None, name: str) -> AnyTensor:
     if out is None:
         return _new(result)
@@ -805,68 +409,6 @@ def _store(result: npt.NDArray[Any], out: AnyTensor | None, name: str) -> AnyTen
         raise ValueError("out= is read-only")
     np.copyto(out._data, result)
     return out
-
-
-def _correction(correction: float | None, ddof: float | None) -> float:
-    if correction is not None and ddof is not None:
-        raise TypeError("give correction= or its numpy name ddof=, not both")
-    value = correction if correction is not None else ddof if ddof is not None else 0
-    c = _real("correction", value)
-    if c < 0 or math.isnan(c):
-        raise ValueError(f"correction must be >= 0, got {c}")
-    return c
-
-
-def _norm_params(p: object, eps: object, mode: object) -> tuple[float, float]:
-    p_ = _real("p", p)
-    eps_ = _real("eps", eps)
-    if mode not in rules.NORM_MODES:
-        raise ValueError(f"unknown norm mode {mode!r}; choose one of {', '.join(rules.NORM_MODES)}")
-    if math.isnan(p_):
-        raise ValueError("p must not be NaN")
-    if eps_ < 0 or math.isnan(eps_):
-        raise ValueError(f"eps must be >= 0, got {eps_}")
-    if mode == "plain":
-        if eps_ != 0:
-            raise ValueError(
-                "eps is used by the oneDNN norm modes only; pass mode='lp_max', 'lp_sum', "
-                "'power_p_max' or 'power_p_sum' (or use norm_lp_max and friends)"
-            )
-    elif not (math.isfinite(p_) and p_ > 0):
-        raise ValueError(f"norm mode {mode!r} needs a finite p > 0, got p={p_}")
-    return p_, eps_
-
-
-def _shape_tuple(shape: object) -> tuple[int, ...]:
-    if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
-        shape = (shape,)
-    if not isinstance(shape, (tuple, list)):
-        raise TypeError(f"shape must be a tuple of ints, got {type(shape).__name__} {shape!r}")
-    dims = []
-    for d in shape:
-        if isinstance(d, bool) or not isinstance(d, (int, np.integer)):
-            raise TypeError(f"shape entries must be ints, got {type(d).__name__} {d!r}")
-        if d < 0:
-            raise ValueError(f"shape entries must be >= 0, got {d} in {tuple(shape)}")
-        dims.append(int(d))
-    return tuple(dims)
-
-
-#: shape pairs known to broadcast: each pair is checked by the rules once
-_BROADCASTING_PAIRS: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
-
-
-def _broadcast_check(left: tuple[int, ...], right: tuple[int, ...], reflected: bool) -> None:
-    if (left, right) in _BROADCASTING_PAIRS:
-        return
-    a, b = (right, left) if reflected else (left, right)
-    try:
-        rules.broadcast_shapes(a, b)
-    except rules.RuleError as err:
-        _raise_rule_error(err)
-    if len(_BROADCASTING_PAIRS) >= 4096:
-        _BROADCASTING_PAIRS.clear()
-    _BROADCASTING_PAIRS.add((left, right))
 
 
 def check_shape(actual: tuple[int, ...], declared: Sequence[object]) -> None:

@@ -145,7 +145,7 @@ def test_every_threshold_is_crossed(
     result = _result_dtype("norm" if op == "norm" else op, a)
     table = {w: dict(v) for w, v in _routing.NUMBA_FROM_BYTES.items()}
     monkeypatch.setattr(_routing, "NUMBA_FROM_BYTES", table)
-    monkeypatch.setattr(tt._tensor, "_INDEX_SMALL_BYTES", 0)  # argmax/argmin: no plan-free path
+    monkeypatch.setattr(tt._tensor_reductions, "_INDEX_SMALL_BYTES", 0)  # argmax/argmin: no plan-free path
     with tt.use_backend("numba"), np.errstate(all="ignore"):
         table[op][where] = a.nbytes + 1
         below = _call(t, op, axes)
@@ -376,7 +376,7 @@ def test_small_index_path_equals_the_validated_path(op: str) -> None:
     """argmax/argmin of small inputs over an int axis call numpy directly: the same int64
     results (rank 0 for a vector), and the rules' errors for bad axes and empty axes."""
     rng = np.random.default_rng(4)
-    limit = tt._tensor._INDEX_SMALL_BYTES
+    limit = tt._tensor_reductions._INDEX_SMALL_BYTES
     for shape in [(7,), (3, 5), (2, 3, 4), (limit // 16, 4), (limit // 16 + 1, 4)]:
         a = rng.standard_normal(shape).astype(np.float32)
         a.flat[::5] = np.nan

@@ -136,9 +136,15 @@ def test_tensor_class_surface() -> None:
     tree = ast.parse((PKG / "_tensor.pyi").read_text())
     cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Tensor")
     stub = _declared(cls.body)
+    # the class and the runtime-only mixins it inherits (the reduction methods are defined on
+    # ReductionMethods; the stub declares everything on Tensor)
+    own = {}
+    for klass in reversed(Tensor.__mro__):
+        if klass.__module__.startswith("typedtensor.") and klass.__name__ != "TensorBase":
+            own.update(vars(klass))
     runtime = {
         n: v
-        for n, v in vars(Tensor).items()
+        for n, v in own.items()
         if n not in {"__module__", "__doc__", "__slots__", "__dict__", "__weakref__"}
         and not n.startswith("__orig")
         and n not in {"__parameters__", "__annotations__", "_is_protocol", "__firstlineno__"}
