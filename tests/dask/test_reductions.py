@@ -595,3 +595,16 @@ def test_nan_reductions_on_kernel_sized_chunks_equal_numpy(name: str) -> None:
         arg_axis = axes[0] if len(axes) == 1 else None
         want = getattr(np, name)(a, axis=arg_axis if "arg" in name else axes)
         _check(got, want, np.dtype(want.dtype), f"{name} {axes}")
+
+
+def test_dask_modules_reach_the_backend_only_through_its_partials_interface() -> None:
+    """The chunk code names no module of the numba package (H6 moves its private runners):
+    typedtensor._backend.partials is the one interface."""
+    import pathlib
+
+    import typedtensor._dask as package
+
+    for name in ("_partials.py", "_trees.py", "reductions.py"):
+        path = pathlib.Path(package.__file__).parent / name
+        source = path.read_text()
+        assert "_backend._numba" not in source and "_backend import _numba" not in source, path
