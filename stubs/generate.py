@@ -21,6 +21,7 @@ from . import (
     _render_dtypes,
     _render_pyright,
     _render_reductions,
+    shape_functions,
     shape_ops,
 )
 from ._render_forms import ANY_TENSOR
@@ -98,13 +99,13 @@ def render_all(*, plain_only: bool = False) -> dict[Path, str]:
             if plain_only
             else {
                 ROOT / "typedtensor" / "linalg.pyi": _fill(
-                    "linalg.pyi.tmpl", shape_ops.render_linalg()
+                    "linalg.pyi.tmpl", shape_functions.render_linalg()
                 ),
                 ROOT / "typedtensor" / "scans.pyi": _fill(
-                    "scans.pyi.tmpl", shape_ops.render_scan_functions()
+                    "scans.pyi.tmpl", shape_functions.render_scan_functions()
                 ),
                 ROOT / "typedtensor" / "manipulation.pyi": _fill(
-                    "manipulation.pyi.tmpl", shape_ops.render_manipulation()
+                    "manipulation.pyi.tmpl", shape_functions.render_manipulation()
                 ),
             }
         ),
