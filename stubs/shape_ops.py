@@ -255,7 +255,8 @@ def matmul_overloads(name: str, left: str, right: str, fallback: tuple[str, str]
     """The overloads of ``{name}({left}, {right})``: ranks 1..4 on both sides, same dtype
     (``matmul_shape`` over names), then ``fallback`` (the operands' annotations of the
     catch-all, unannotated as ``""``). Operands with an unknown part and anything else (mixed
-    dtypes, a mismatched inner dim, a broadcast batch dim) get the unknown shape."""
+    dtypes, a mismatched inner dim, a broadcast batch dim) and an ``Any`` dtype on either side
+    get the unknown type."""
     unknown = _t("Any", [UNKNOWN])
     guard = packed("Any", gradual_params())
 
@@ -266,9 +267,14 @@ def matmul_overloads(name: str, left: str, right: str, fallback: tuple[str, str]
     # the right operand's dtype must be the left one's (invariant: a covariant ``_S`` would
     # be solved as a union, ``bool_ | int16``, for a function's two arguments)
     same = _same_operand()
+    # an ``Any`` dtype on either side: the unknown type (``_S`` would be solved from the
+    # other operand's dtype, a guess the runtime may contradict)
+    any_dtype = _t("_UnknownDType", [UNKNOWN])
     lines = [
         f"def {name}({left}: {guard}, {param(right, fb)}) -> {unknown}: ...",
         f"def {name}({param(left, fa)}, {right}: {guard}) -> {unknown}: ...",
+        f"def {name}({left}: {any_dtype}, {param(right, fb)}) -> {unknown}: ...",
+        f"def {name}({param(left, fa)}, {right}: {any_dtype}) -> {unknown}: ...",
     ]
     for a, b in MATMUL_RANKS:
         lnames, rnames = _matmul_names(a, b)

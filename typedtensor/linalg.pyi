@@ -15,7 +15,7 @@ from typing_extensions import TypeVar, Unpack
 
 from ._dtypes import DType, _ElementwiseDTypes
 from ._tensor import _B0, _B1, _G0, _G1, _G2, _G3, _G4, _G5, _G6, _G7, _K, _M, _N
-from ._tensor import AnyTensor, Tensor, _DimsOf, _UnknownDim, wrap
+from ._tensor import AnyTensor, Tensor, _DimsOf, _UnknownDim, _UnknownDType, wrap
 
 __all__ = ["matmul"]
 
@@ -32,6 +32,10 @@ else:
     def matmul(a: _DimsOf[Any, Callable[[_G0, _G1, _G2, _G3, _G4, _G5, _G6, _G7, Unpack[tuple[_UnknownDim, ...]]], None]], b: object) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
     @overload
     def matmul(a: object, b: _DimsOf[Any, Callable[[_G0, _G1, _G2, _G3, _G4, _G5, _G6, _G7, Unpack[tuple[_UnknownDim, ...]]], None]]) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+    @overload
+    def matmul(a: Tensor[_UnknownDType, Unpack[tuple[Any, ...]]], b: object) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+    @overload
+    def matmul(a: object, b: Tensor[_UnknownDType, Unpack[tuple[Any, ...]]]) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
     @overload
     def matmul(a: _DimsOf[_S, Callable[[_M, _K], None]], b: _DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[_K, _N], None]]) -> Tensor[_S, _M, _N]: ...
     @overload

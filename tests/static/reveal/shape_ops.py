@@ -74,6 +74,7 @@ def matmul(
     bw: Tensor[F32, L[8], L[3], L[4]],
     w5: Tensor[F32, L[5], L[4]],
     w64: Tensor[tt.float64, L[3], L[4]],
+    anyd: Tensor[Any, L[2], L[3]],
 ) -> None:
     assert_type(a @ w, Tensor[F32, L[2], L[4]])
     assert_type(bt @ w, Tensor[F32, L[8], L[2], L[4]])
@@ -88,6 +89,10 @@ def matmul(
     assert_type(tt.matmul(a, w), Tensor[F32, L[2], L[4]])
     assert_type(tt.matmul(v, bw), Tensor[F32, L[8], L[4]])
     assert_type(tt.matmul(a, w5), Unknown)
+    # an Any dtype on either side: the unknown type (the other side's dtype would be a guess)
+    assert_type(anyd @ w, Unknown)
+    assert_type(w.T @ anyd, Unknown)
+    assert_type(tt.matmul(anyd, w), Unknown)
 
 
 def symbolic(x: Tensor[F32, B, N], y: Tensor[F32, N, L[4]], z: Tensor[F32, Batch, L[3]]) -> None:
