@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._numpy_nan import NAN_OPS
+from .norm_finish import l2_denominator, norm_from_power_sum
 
 __all__ = ["NAME", "reduce"]
 
@@ -127,18 +128,7 @@ def _norm(
             r = np.sum(x != 0, axis=axes, keepdims=keepdims, dtype=dtype)
         else:
             s = np.sum(x if p == 1 else x * x if p == 2 else x**p, axis=axes, keepdims=keepdims)
-            if mode in ("lp_max", "power_p_max"):
-                s = np.maximum(s, np.asarray(eps, dtype=dtype))
-            elif mode in ("lp_sum", "power_p_sum"):
-                s = s + np.asarray(eps, dtype=dtype)
-            if mode.startswith("power_p"):
-                r = s
-            elif p == 1:
-                r = s
-            elif p == 2:
-                r = np.sqrt(s)
-            else:
-                r = s ** (1.0 / p)
+            r = norm_from_power_sum(s, p, eps, mode, dtype)
     return np.asarray(r, dtype=dtype)
 
 
@@ -150,12 +140,7 @@ def _l2_normalize(
     with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
         sq = (x * x.conj()).real if x.dtype.kind == "c" else x * x
         ss = np.sum(sq, axis=axes, keepdims=True)
-        if variant in ("tensorflow", "openvino-max"):
-            denom = np.sqrt(np.maximum(ss, e))
-        elif variant == "pytorch":
-            denom = np.maximum(np.sqrt(ss), e)
-        else:  # openvino-add
-            denom = np.sqrt(ss + e)
+        denom = l2_denominator(ss, e, variant)
         return np.asarray(x / denom, dtype=dtype)
 
 

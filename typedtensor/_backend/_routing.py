@@ -22,6 +22,7 @@ import numpy.typing as npt
 
 from . import _numpy
 from . import reduce_with as _reduce_with
+from .norm_finish import l2_denominator
 
 __all__ = ["NUMBA_FROM_BYTES", "Run", "layout", "min_numba_bytes", "numpy_runner", "runner"]
 
@@ -311,13 +312,7 @@ def _l2_normalize_runner(axes: tuple[int, ...], dtype: np.dtype[Any]) -> Run:
         token = switch.set(quiet_state(_OVER_INVALID_DIVIDE))
         try:
             ss = add_reduce(a * a, axes, None, None, True)
-            if variant in ("tensorflow", "openvino-max"):
-                denom = np.sqrt(np.maximum(ss, e))
-            elif variant == "pytorch":
-                denom = np.maximum(np.sqrt(ss), e)
-            else:  # openvino-add
-                denom = np.sqrt(ss + e)
-            return a / denom  # type: ignore[no-any-return]
+            return a / l2_denominator(ss, e, variant)  # type: ignore[no-any-return]
         finally:
             switch.reset(token)
 

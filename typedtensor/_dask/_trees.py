@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._backend._numpy_nan import all_nan_error
+from .._backend.norm_finish import norm_from_power_sum
 from ._partials import fold
 
 __all__ = [
@@ -188,16 +189,7 @@ def norm_aggregate(
     dt = result_dtype
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         s = np.asarray(fold(np.add, x, axis, None, None, keepdims), dtype=dt)
-        if mode in ("lp_max", "power_p_max"):
-            s = np.maximum(s, np.asarray(eps, dtype=dt))
-        elif mode in ("lp_sum", "power_p_sum"):
-            s = s + np.asarray(eps, dtype=dt)
-        if mode.startswith("power_p") or p == 1:
-            r = s
-        elif p == 2:
-            r = np.sqrt(s)
-        else:
-            r = s ** (1.0 / p)
+        r = norm_from_power_sum(s, p, eps, mode, dt)
     return np.asarray(r, dtype=dt)
 
 

@@ -24,6 +24,7 @@ import numpy.typing as npt
 
 from .. import _rules as rules
 from .._backend import get_backend, partials, use_backend
+from .._backend.norm_finish import l2_denominator
 from .._dtypes import BY_NAME, dtype_class_of
 from .._reduce_plan import reduce_array
 from . import _partials as part
@@ -407,13 +408,6 @@ def l2_normalize_dask(
 
 def _l2_denominator(ss: Array, *, eps: float, variant: str) -> Array:
     """The variant's denominator from the sums of squares (as the in-memory l2_normalize)."""
-    e = np.asarray(eps, dtype=ss.dtype)
-    r: Array
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        if variant in ("tensorflow", "openvino-max"):
-            r = np.sqrt(np.maximum(ss, e))
-        elif variant == "pytorch":
-            r = np.maximum(np.sqrt(ss), e)
-        else:  # openvino-add
-            r = np.sqrt(ss + e)
+        r: Array = l2_denominator(ss, np.asarray(eps, dtype=ss.dtype), variant)
     return r

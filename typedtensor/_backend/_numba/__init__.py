@@ -28,6 +28,7 @@ import numpy.typing as npt
 
 from ... import _rules as rules
 from .. import _numpy as _ref
+from ..norm_finish import l2_denominator, norm_from_power_sum
 from . import _kernels as kern
 from ._cache import CACHE, CACHE_DIR
 
@@ -213,17 +214,7 @@ def _norm(
             c, cnt = _nnz(a, axes)
             return _finish(c, a, axes, keepdims, dt, cnt.astype(dt))
         c, s = _sumpow(a, axes, p)
-        s = s.astype(dt)
-        if mode in ("lp_max", "power_p_max"):
-            s = np.maximum(s, np.asarray(eps, dtype=dt))
-        elif mode in ("lp_sum", "power_p_sum"):
-            s = s + np.asarray(eps, dtype=dt)
-        if mode.startswith("power_p") or p == 1:
-            r = s
-        elif p == 2:
-            r = np.sqrt(s)
-        else:
-            r = s ** (1.0 / p)
+        r = norm_from_power_sum(s.astype(dt), p, eps, mode, dt)
         return _finish(c, a, axes, keepdims, dt, np.asarray(r, dtype=dt))
 
 
@@ -234,13 +225,7 @@ def _l2_normalize(
     c, ss = _sumpow(a, axes, 2.0)
     e = np.asarray(eps, dtype=dt)
     with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
-        ss = ss.astype(dt)
-        if variant in ("tensorflow", "openvino-max"):
-            denom = np.sqrt(np.maximum(ss, e))
-        elif variant == "pytorch":
-            denom = np.maximum(np.sqrt(ss), e)
-        else:  # openvino-add
-            denom = np.sqrt(ss + e)
+        denom = l2_denominator(ss.astype(dt), e, variant)
         red = [g for g in c.groups if g[1]]
         if len(red) != 1:  # reduced groups not adjacent: numpy's broadcasting divide
             d = _finish(c, a, axes, True, dt, denom)
