@@ -145,7 +145,8 @@ def test_every_threshold_is_crossed(
     result = _result_dtype("norm" if op == "norm" else op, a)
     table = {w: dict(v) for w, v in _routing.NUMBA_FROM_BYTES.items()}
     monkeypatch.setattr(_routing, "NUMBA_FROM_BYTES", table)
-    monkeypatch.setattr(tt._tensor_reductions, "_INDEX_SMALL_BYTES", 0)  # argmax/argmin: no plan-free path
+    # argmax/argmin: no plan-free path
+    monkeypatch.setattr(tt._tensor_reductions, "_INDEX_SMALL_BYTES", 0)
     with tt.use_backend("numba"), np.errstate(all="ignore"):
         table[op][where] = a.nbytes + 1
         below = _call(t, op, axes)

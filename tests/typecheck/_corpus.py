@@ -181,7 +181,8 @@ def dtype_argument_cases() -> list[Case]:
     """``dtype=tt.<class>`` on sum/prod/mean/var/std (methods and functions), every source
     dtype, ranks 0..3, axis None / 0 / -1 / out of range, keepdims both ways. Their own kind:
     the stubs answer them with the named class and an unknown shape (by design, see
-    ``stubs/_render_reductions.dtype_overload``), so pyright's coverage of ``reduce`` leaves them out."""
+    ``stubs/_render_reductions.dtype_overload``), so pyright's coverage of ``reduce`` leaves
+    them out."""
     cases = []
     counter = itertools.count()
     for op in DTYPE_ARG_OPS:
