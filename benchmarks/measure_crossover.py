@@ -22,7 +22,8 @@ from typing import Any
 import numpy as np
 
 from typedtensor._backend import _numba as nb
-from typedtensor._backend._routing import layout, numpy_runner
+from typedtensor._backend._numpy_runners import numpy_runner
+from typedtensor._backend._routing import layout
 
 SIZES = [1 << k for k in range(12, 25, 2)]  # 4 KB .. 16 MB
 OPS: dict[str, tuple[str, dict[str, Any], str]] = {

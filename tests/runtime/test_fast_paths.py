@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import typedtensor as tt
 from typedtensor import _reduce_plan
-from typedtensor._backend import _numba, _numpy, _routing
+from typedtensor._backend import _numba, _numpy, _numpy_runners, _routing
 from typedtensor._dtypes import BY_NAME
 
 from ._strategies import arrays, axis_spellings
@@ -61,7 +61,7 @@ def test_numpy_runners_equal_the_numpy_backend_bit_for_bit(op: str, data: st.Dat
         params = {"eps": data.draw(st.sampled_from([1e-12, 0.5, 0.0])), "variant": variant}
     with np.errstate(all="ignore"):
         want = _numpy.reduce(op, a, axes, keepdims, dtype, **params)
-        run = _routing.numpy_runner(op, axes, a.ndim, keepdims, dtype, a.dtype, a.shape)
+        run = _numpy_runners.numpy_runner(op, axes, a.ndim, keepdims, dtype, a.dtype, a.shape)
         got = run(a, params)
     _same_bits(got, want)
 
@@ -304,7 +304,7 @@ def test_l2_norm_keeps_the_nan_sign_bits_of_the_numpy_backend() -> None:
         a = np.array([[neg_nan, 1.0], [-np.inf, 2.0], [-0.0, -0.0]], dtype)
         for axes, keepdims in (((1,), False), ((0, 1), False), ((0,), True)):
             want = _numpy.reduce("norm", a, axes, keepdims, a.dtype, p=2.0, eps=0.0, mode="plain")
-            run = _routing.numpy_runner("norm", axes, 2, keepdims, a.dtype, a.dtype, a.shape)
+            run = _numpy_runners.numpy_runner("norm", axes, 2, keepdims, a.dtype, a.dtype, a.shape)
             _same_bits(run(a, {"p": 2.0, "eps": 0.0, "mode": "plain"}), want)
 
 
