@@ -6,9 +6,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import pickle
-import subprocess
-import sys
 import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -20,8 +17,9 @@ da = pytest.importorskip("dask.array")
 dask = pytest.importorskip("dask")
 
 from typedtensor import _rules as rules  # noqa: E402
-from typedtensor._backend import partials, use_backend  # noqa: E402
 from typedtensor._dask.reductions import l2_normalize_dask, reduce_dask, result_dtype  # noqa: E402
+
+from ._oracle import check, lse, sample  # noqa: E402
 
 Array = Any
 
@@ -42,28 +40,6 @@ def _synchronous() -> Iterator[None]:
     with dask.config.set(scheduler="synchronous"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         yield
-
-
-def _data(shape: tuple[int, ...], dtype: str, seed: int, nans: bool) -> Array:
-    rng = np.random.default_rng(seed)
-    if dtype == "bool":
-        return rng.random(shape) < 0.5
-    if dtype.startswith("int"):
-        return rng.integers(-5, 6, size=shape).astype(dtype)
-    a = np.asarray(rng.standard_normal(shape) * 0.5 + 1.0).astype(dtype)
-    if nans and a.size:
-        a[rng.random(shape) < 0.2] = np.nan
-    return a
-
-
-def _lse(a: Array, axis: tuple[int, ...], keepdims: bool) -> Array:
-    x = a.astype(np.float64)
-    if math.prod(a.shape[d] for d in axis) == 0:
-        return np.log(np.sum(np.exp(x), axis, keepdims=keepdims))  # -inf, as numpy would
-    m = np.max(x, axis, keepdims=True)
-    m = np.where(np.isfinite(m), m, 0.0)
-    r = np.log(np.sum(np.exp(x - m), axis, keepdims=True)) + m
-    return r if keepdims else np.squeeze(r, axis)
 
 
 def _norm(p: float, eps: float = 0.0, mode: str = "plain") -> Callable[..., Array]:
@@ -101,7 +77,7 @@ CASES: dict[str, tuple[str, dict[str, Any], Callable[..., Array], tuple[str, ...
     "var": ("var", {"correction": 0.0}, _np(np.var), ("float64", "float32", "int32"), False),
     "var_ddof1": ("var", {"correction": 1.0}, _np(np.var, ddof=1), ("float64",), False),
     "std": ("std", {"correction": 0.0}, _np(np.std), ("float64", "bool"), False),
-    "logsumexp": ("logsumexp", {}, _lse, ("float64", "float32", "int32"), False),
+    "logsumexp": ("logsumexp", {}, lse, ("float64", "float32", "int32"), False),
     "norm2": (
         "norm",
         {"p": 2.0, "eps": 0.0, "mode": "plain"},
@@ -176,17 +152,6 @@ def _axis_sets(ndim: int) -> Iterator[tuple[int, ...]]:
         yield from itertools.combinations(range(ndim), r)
 
 
-def _check(got: Array, want: Array, dtype: np.dtype[Any], what: str) -> None:
-    want = np.asarray(want).astype(dtype) if np.asarray(want).dtype != dtype else np.asarray(want)
-    assert got.dtype == dtype, f"{what}: dtype {got.dtype} != {dtype}"
-    assert got.shape == want.shape, f"{what}: shape {got.shape} != {want.shape}"
-    if dtype.kind in "fc":
-        tol = 2e-4 if dtype in (np.float32, np.complex64) else 1e-9
-        np.testing.assert_allclose(got, want, rtol=tol, atol=tol, equal_nan=True, err_msg=what)
-    else:
-        np.testing.assert_array_equal(got, want, err_msg=what)
-
-
 def _no_identity_and_empty(
     name: str, params: dict[str, Any], shape: tuple[int, ...], axes: tuple[int, ...]
 ) -> bool:
@@ -202,7 +167,7 @@ def test_tree_reduction_equals_numpy(case: str) -> None:
     name, params, oracle, dtypes, nans = CASES[case]
     step = itertools.count()
     for dtype, (shape, chunks) in itertools.product(dtypes, LAYOUTS):
-        a = _data(shape, dtype, seed=len(shape), nans=nans and dtype.startswith("float"))
+        a = sample(shape, dtype, seed=len(shape), nans=nans and dtype.startswith("float"))
         x = da.from_array(a, chunks=chunks) if shape else da.from_array(a)
         for axes in _axis_sets(len(shape)):
             if _no_identity_and_empty(name, params, shape, axes):
@@ -214,7 +179,7 @@ def test_tree_reduction_equals_numpy(case: str) -> None:
             computed = np.asarray(got.compute())
             want = oracle(a, axes, keepdims)
             what = f"{name}{params} {dtype} {shape} chunks={chunks} axes={axes} keepdims={keepdims}"
-            _check(computed, want, result_dtype(name, a.dtype), what)
+            check(computed, want, result_dtype(name, a.dtype), what)
 
 
 @pytest.mark.parametrize("case", sorted(ARG_CASES))
@@ -223,7 +188,7 @@ def test_arg_reduction_equals_numpy(case: str) -> None:
     for dtype, (shape, chunks) in itertools.product(("float64", "int32", "bool"), LAYOUTS):
         if 0 in shape or not shape:
             continue
-        a = _data(shape, dtype, seed=3, nans=dtype == "float64")
+        a = sample(shape, dtype, seed=3, nans=dtype == "float64")
         if dtype == "float64" and case.startswith("nan"):
             a = np.where(np.isnan(a), a, np.round(a))  # ties between chunks
         x = da.from_array(a, chunks=chunks)
@@ -238,7 +203,7 @@ def test_arg_reduction_equals_numpy(case: str) -> None:
                     reduce_dask(x, case, axes, keepdims, {}, split_every=2).compute()
                 continue
             got = reduce_dask(x, case, axes, keepdims, {}, split_every=2 + i % 7).compute()
-            _check(np.asarray(got), want, np.dtype(np.int64), f"{case} {dtype} {shape} {axes}")
+            check(np.asarray(got), want, np.dtype(np.int64), f"{case} {dtype} {shape} {axes}")
 
 
 def test_argmax_over_every_axis_takes_the_first_flat_index_across_blocks() -> None:
@@ -290,7 +255,7 @@ def test_special_values_propagate_as_in_numpy() -> None:
     x = da.from_array(a, chunks=(1, 1))
     for axes in ((0,), (1,), (0, 1)):
         got = reduce_dask(x, "logsumexp", axes, False, {}, split_every=2).compute()
-        np.testing.assert_allclose(got, _lse(a, axes, False), equal_nan=True)
+        np.testing.assert_allclose(got, lse(a, axes, False), equal_nan=True)
         for name, fn in (("var", np.var), ("max", np.max), ("sum", np.sum)):
             got = reduce_dask(x, name, axes, False, {"correction": 0.0}).compute()
             np.testing.assert_allclose(got, fn(a, axis=axes), equal_nan=True)
@@ -302,7 +267,7 @@ def test_dtype_argument_accumulates_and_returns_that_dtype() -> None:
     for name, fn in (("sum", np.sum), ("prod", np.prod), ("mean", np.mean)):
         for dt in (np.dtype(np.int16), np.dtype(np.float32)):
             got = reduce_dask(x, name, (0,), False, {}, dtype=dt).compute()
-            _check(got, fn(a, axis=0, dtype=dt), dt, f"{name} dtype={dt}")
+            check(got, fn(a, axis=0, dtype=dt), dt, f"{name} dtype={dt}")
 
 
 def test_complex_inputs_equal_numpy() -> None:
@@ -330,7 +295,7 @@ def test_complex_inputs_equal_numpy() -> None:
         ]
         for name, arr, params, want in cases:
             got = reduce_dask(arr, name, axes, False, params, split_every=2).compute()
-            _check(got, want, result_dtype(name, a.dtype), f"complex {name} {axes}")
+            check(got, want, result_dtype(name, a.dtype), f"complex {name} {axes}")
     for axes, axis in (((0,), 0), ((1,), 1), ((0, 1), None)):
         got = reduce_dask(y, "argmax", axes, False, {}).compute()
         np.testing.assert_array_equal(got, np.argmax(b, axis=axis))
@@ -362,7 +327,7 @@ def test_mean_and_var_of_empty_reductions_are_nan() -> None:
 
 @pytest.mark.parametrize("variant", rules.L2_VARIANTS)
 def test_l2_normalize_equals_the_in_memory_formula(variant: str) -> None:
-    a = _data((6, 5, 4), "float32", seed=5, nans=False)
+    a = sample((6, 5, 4), "float32", seed=5, nans=False)
     a[0, :, 0] = 0.0  # eps decides here
     eps = 1e-3
     for axes, chunks in (((1,), (2, 2, 4)), ((0, 2), (4, 5, 1)), ((2,), (6, 5, 4))):
@@ -375,73 +340,14 @@ def test_l2_normalize_equals_the_in_memory_formula(variant: str) -> None:
             denom = np.maximum(np.sqrt(ss), eps)
         else:
             denom = np.sqrt(ss + eps)
-        _check(got, a / denom, np.dtype(np.float32), f"l2_normalize {variant} {axes}")
-
-
-def test_numba_chunks_run_one_pass_kernels_and_agree_with_the_numpy_backend() -> None:
-    rng = np.random.default_rng(7)
-    a = (rng.standard_normal((2048, 512)) + 1e3).astype(np.float32)  # 4 MB, 4 chunks of 1 MB
-    x = da.from_array(a, chunks=(1024, 256))
-    chunk = np.ascontiguousarray(a[:1024, :256])
-    for op, axes in (("var", (0,)), ("lse", (0,)), ("pow_sums", (1,)), ("sums", (0,))):
-        assert partials.numba_serial_runs(op, chunk, axes, "numba"), op  # the kernel path is taken
-    cases = [
-        ("var", {"correction": 0.0}),
-        ("std", {"correction": 1.0}),
-        ("logsumexp", {}),
-        ("norm", {"p": 2.0, "eps": 0.0, "mode": "plain"}),
-        ("norm", {"p": 3.0, "eps": 0.0, "mode": "plain"}),
-        ("mean", {}),
-    ]
-    for (name, params), axes in itertools.product(cases, ((0,), (1,), (0, 1))):
-        with use_backend("numba"):
-            fast = reduce_dask(x, name, axes, False, params).compute()
-        with use_backend("numpy"):
-            ref = reduce_dask(x, name, axes, False, params).compute()
-        assert fast.dtype == ref.dtype == np.float32
-        np.testing.assert_allclose(fast, ref, rtol=2e-5, err_msg=f"{name} {params} {axes}")
-
-
-def test_serial_kernels_mask_numbas_threads_in_this_thread_only() -> None:
-    numba = pytest.importorskip("numba")
-    before = numba.get_num_threads()
-    with partials.serial_kernels():
-        assert numba.get_num_threads() == 1
-    assert numba.get_num_threads() == before
-
-
-def test_kernels_release_the_gil() -> None:
-    from typedtensor._backend._numba import _kernels as kern
-
-    for kernel in (kern.acc_h, kern.var_v, kern.lse_h, kern.arg_v_par, kern.scale):
-        assert kernel.targetoptions.get("nogil") is True, kernel
-
-
-def test_graphs_pickle_without_closures() -> None:
-    x = da.from_array(np.arange(40.0).reshape(8, 5), chunks=(3, 2))
-    graphs = [
-        reduce_dask(x, "var", (0,), False, {"correction": 1.0}),
-        reduce_dask(x, "argmax", (0, 1), False, {}),
-        reduce_dask(x, "logsumexp", (1,), True, {}),
-        reduce_dask(x, "norm_lp_max", (0,), False, {"p": 2.0, "eps": 1.0}),
-        l2_normalize_dask(x, (0,), {"eps": 1e-12, "variant": "pytorch"}),
-    ]
-    for g in graphs:
-        restored = pickle.loads(pickle.dumps(dict(g.__dask_graph__())))
-        assert len(restored) == len(g.__dask_graph__())
-
-
-def test_importing_the_dask_reductions_does_not_import_numba() -> None:
-    code = "import sys, typedtensor._dask.reductions; print('numba' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
+        check(got, a / denom, np.dtype(np.float32), f"l2_normalize {variant} {axes}")
 
 
 @pytest.mark.parametrize("axis", [None, 0, -1, 1, (0, -1), (-3, 1), ()])
 def test_public_api_axis_spellings_reach_the_trees(axis: Any) -> None:
     import typedtensor as tt
 
-    a = _data((4, 5, 6), "float64", seed=9, nans=False)
+    a = sample((4, 5, 6), "float64", seed=9, nans=False)
     t = tt.asarray(da.from_array(a, chunks=(3, 2, 4)))
     for name, fn, kwargs in (
         ("var", np.var, {"ddof": 1}),
@@ -456,7 +362,7 @@ def test_public_api_axis_spellings_reach_the_trees(axis: Any) -> None:
             want = fn(a, axis=axis, keepdims=keepdims, **kwargs)
             np.testing.assert_allclose(got, want, rtol=1e-12, err_msg=f"{name} {axis}")
     got = t.logsumexp(axis=axis).compute().numpy()
-    np.testing.assert_allclose(got, _lse(a, _normal(axis, 3), False), rtol=1e-12)
+    np.testing.assert_allclose(got, lse(a, _normal(axis, 3), False), rtol=1e-12)
     if axis is None or isinstance(axis, int):
         got = t.argmax(axis=axis).compute().numpy()
         np.testing.assert_array_equal(got, np.argmax(a, axis=axis))
@@ -464,147 +370,3 @@ def test_public_api_axis_spellings_reach_the_trees(axis: Any) -> None:
 
 def _normal(axis: Any, ndim: int) -> tuple[int, ...]:
     return tuple(range(ndim)) if axis is None else rules.normalize_axes(axis, ndim)
-
-
-# --------------------------------------------------------------------------- backend partials
-#: chunk layouts each partial is checked on: C rows/columns, F order, a negative stride, a
-#: strided slice (copied once by the kernels), rank 3 over two non-adjacent axes
-def _partial_layouts(dtype: str) -> list[tuple[str, Array, tuple[int, ...]]]:
-    a = _data((64, 48), dtype, 3, nans=True)
-    b = _data((6, 40, 5), dtype, 4, nans=True)
-    return [
-        ("rows", a, (1,)),
-        ("columns", a, (0,)),
-        ("full", a, (0, 1)),
-        ("F rows", np.asfortranarray(a), (1,)),
-        ("negative", a[::-1], (0,)),
-        ("strided", a[:, ::3], (1,)),
-        ("rank 3", b, (0, 2)),
-        ("short rows", _data((300, 4), dtype, 5, nans=True), (1,)),
-    ]
-
-
-PARTIAL_CASES = [
-    (path, dtype, where)
-    for path in ("numba", "numpy")
-    for dtype in ("float32", "float64")
-    for where in range(8)
-]
-
-
-def _close(got: Array, want: Array, dtype: str, what: str) -> None:
-    tol = 3e-5 if dtype == "float32" else 1e-11
-    assert got.shape == np.asarray(want).shape, what
-    np.testing.assert_allclose(got, want, rtol=tol, atol=tol, equal_nan=True, err_msg=what)
-
-
-@pytest.mark.parametrize(("path", "dtype", "where"), PARTIAL_CASES)
-def test_backend_partials_equal_numpy_on_both_paths(path: str, dtype: str, where: int) -> None:
-    """Both sides of every chunk-routing choice of typedtensor._backend.partials, forced,
-    against float64 numpy (float32: rtol 3e-5, the kernels' and numpy's own float32 sums)."""
-    name, a, axes = _partial_layouts(dtype)[where]
-    what = f"{path} {dtype} {name} {axes}"
-    clean = np.nan_to_num(a, nan=0.5)
-    f8 = clean.astype(np.float64)
-    kw: dict[str, Any] = {"backend": "numba", "path": path}
-    _close(partials.sums(clean, axes, **kw), f8.sum(axis=axes, keepdims=True), dtype, what)
-    p3 = partials.pow_sums(clean, axes, 3.0, clean.dtype, **kw)
-    _close(p3, (np.abs(f8) ** 3).sum(axis=axes, keepdims=True), dtype, what)
-    n, mean, m2 = partials.var_partials(clean, axes, **kw)
-    assert n == math.prod(a.shape[d] for d in axes)
-    _close(mean, f8.mean(axis=axes, keepdims=True), dtype, what)
-    _close(m2 / n, f8.var(axis=axes, keepdims=True), dtype, what)
-    m, s = partials.lse_partials(clean, axes, **kw)
-    _close(m + np.log(s), _lse(f8, axes, True), dtype, what)
-    # NaN-aware partials read the NaNs
-    keep = ~np.isnan(a)
-    cnt, total = partials.nan_sum_count(a, axes, **kw)
-    assert cnt.dtype == np.int64 and total.dtype == np.float64, what
-    np.testing.assert_array_equal(cnt, keep.sum(axis=axes, keepdims=True), err_msg=what)
-    _close(total, np.nansum(a.astype(np.float64), axis=axes, keepdims=True), dtype, what)
-    n, mean, m2 = partials.nan_var_partials(a, axes, **kw)
-    np.testing.assert_array_equal(n, keep.sum(axis=axes, keepdims=True), err_msg=what)
-    _close(mean, np.nanmean(a.astype(np.float64), axis=axes, keepdims=True), dtype, what)
-    _close(m2 / n, np.nanvar(a.astype(np.float64), axis=axes, keepdims=True), dtype, what)
-
-
-@pytest.mark.parametrize("path", ["numba", "numpy"])
-@pytest.mark.parametrize("ismax", [True, False])
-def test_nan_arg_partials_equal_numpys_filled_argmax(path: str, ismax: bool) -> None:
-    """The local index is numpy's nanargmax/nanargmin's (NaNs read as -inf/+inf, so a NaN
-    before a real -inf wins that tie), 0 with the all-NaN flag for slices of NaNs only."""
-    rng = np.random.default_rng(11)
-    fill = -np.inf if ismax else np.inf
-    for dtype in ("float32", "float64"):
-        a = rng.standard_normal((40, 30)).astype(dtype)
-        a[rng.random(a.shape) < 0.3] = np.nan
-        a[3, :] = np.nan  # an all-NaN row
-        a[:, 5] = np.nan  # an all-NaN column
-        a[7, :4] = [np.nan, fill, fill, np.nan]
-        a[7, 4:] = fill  # row 7: a NaN before the real infinities
-        for x in (a, np.asfortranarray(a), a[::-1], a[:, ::2]):
-            filled = np.where(np.isnan(x), fill, x)
-            arg = np.argmax if ismax else np.argmin
-            for axes, flat in (((0,), False), ((1,), False), ((0, 1), True)):
-                axis = None if flat else axes[0]
-                local, none = partials.nan_arg_partials(
-                    x, axes, flat, ismax, backend="numba", path=path
-                )
-                what = f"{path} {dtype} {axes} {x.strides}"
-                want = arg(filled, axis=axis, keepdims=True)
-                all_nan = np.all(np.isnan(x), axis=axis, keepdims=True)
-                np.testing.assert_array_equal(none, all_nan, err_msg=what)
-                np.testing.assert_array_equal(np.where(all_nan, 0, local), want, err_msg=what)
-
-
-def test_chunk_routing_picks_the_serial_winner() -> None:
-    """The measured table: float32 columns on numba's kernels from 1 MiB, rows on numpy's
-    pairwise loop; the in-memory sum over rows and over a strided axis on numpy serially."""
-    rows = np.zeros((4096, 64), np.float32)  # 1 MiB
-    assert partials.numba_serial_runs("sums", rows, (0,), "numba")
-    assert not partials.numba_serial_runs("sums", rows, (1,), "numba")
-    assert not partials.numba_serial_runs("sums64", rows.astype(np.float64), (0,), "numba")
-    assert not partials.numba_serial_runs("sums", rows, (0,), "numpy")
-    assert not partials.numba_serial_runs("sums", rows[:1024], (0,), "numba")  # 256 KiB
-    for name in ("var", "lse", "nan_sum_count", "nan_var", "pow_sums"):
-        assert partials.numba_serial_runs(name, rows, (1,), "numba"), name
-    assert not partials.numba_serial_runs("nan_var", rows.astype(np.int32), (1,), "numba")
-    assert partials.serial_backend("sum", rows, (1,), "numba") == "numpy"
-    assert partials.serial_backend("mean", rows, (1,), "numba") == "numpy"
-    assert partials.serial_backend("sum", rows, (0,), "numba") == "numpy"  # parallel only
-    assert partials.serial_backend("var", rows, (0,), "numba") == "numba"
-    assert partials.serial_backend("sum", rows, (1,), "numpy") == "numpy"
-
-
-@pytest.mark.parametrize("name", ["nanmean", "nanvar", "nanstd", "nanargmax", "nanargmin"])
-def test_nan_reductions_on_kernel_sized_chunks_equal_numpy(name: str) -> None:
-    """Chunks of 1 MiB with NaNs (an all-NaN row and column inside one chunk) take the one-pass
-    NaN kernels with the numba backend and equal numpy's answers."""
-    rng = np.random.default_rng(12)
-    a = rng.standard_normal((2048, 512)).astype(np.float32)  # 4 MiB, chunks of 1 MiB
-    a[rng.random(a.shape) < 0.05] = np.nan
-    a[10, :256] = np.nan
-    a[:1024, 17] = np.nan
-    x = da.from_array(a, chunks=(1024, 256))
-    chunk = np.ascontiguousarray(a[:1024, :256])
-    assert partials.numba_serial_runs("nan_var", chunk, (0,), "numba")
-    assert partials.numba_serial_runs("nan_arg", chunk, (1,), "numba")
-    for axes in ((0,), (1,), (0, 1)):
-        with use_backend("numba"):
-            got = reduce_dask(x, name, axes, False, {"correction": 0.0}).compute()
-        arg_axis = axes[0] if len(axes) == 1 else None
-        want = getattr(np, name)(a, axis=arg_axis if "arg" in name else axes)
-        _check(got, want, np.dtype(want.dtype), f"{name} {axes}")
-
-
-def test_dask_modules_reach_the_backend_only_through_its_partials_interface() -> None:
-    """The chunk code names no module of the numba package (H6 moves its private runners):
-    typedtensor._backend.partials is the one interface."""
-    import pathlib
-
-    import typedtensor._dask as package
-
-    for name in ("_partials.py", "_trees.py", "reductions.py"):
-        path = pathlib.Path(package.__file__).parent / name
-        source = path.read_text()
-        assert "_backend._numba" not in source and "_backend import _numba" not in source, path
