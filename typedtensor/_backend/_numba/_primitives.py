@@ -31,46 +31,44 @@ PB64, PB32 = 256, 128
 
 
 # ----------------------------------------------------------------------------- intrinsics
-@intrinsic
-def _vmax(typingctx: Any, a: Any, b: Any) -> Any:
-    """max with NaN propagation (llvm.maximum) for floats, smax/umax for ints: vectorises."""
-    if a != b:
-        return None
-    sig = a(a, b)
+def _extreme_intrinsic(float_name: str, signed_name: str, unsigned_name: str, doc: str) -> Any:
+    """An intrinsic ``f(a, b)`` of two values of one type calling an LLVM intrinsic: the
+    NaN-propagating float one for floats, the signed or unsigned integer one for ints."""
 
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        t = args[0].type
-        if isinstance(a, types.Float):
-            name = "llvm.maximum"
-        elif a.signed:
-            name = "llvm.smax"
-        else:
-            name = "llvm.umax"
-        fn = builder.module.declare_intrinsic(name, [t], ir.FunctionType(t, [t, t]))
-        return builder.call(fn, args)
+    def extreme(typingctx: Any, a: Any, b: Any) -> Any:
+        if a != b:
+            return None
+        sig = a(a, b)
 
-    return sig, codegen
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            t = args[0].type
+            if isinstance(a, types.Float):
+                name = float_name
+            elif a.signed:
+                name = signed_name
+            else:
+                name = unsigned_name
+            fn = builder.module.declare_intrinsic(name, [t], ir.FunctionType(t, [t, t]))
+            return builder.call(fn, args)
+
+        return sig, codegen
+
+    extreme.__doc__ = doc
+    return intrinsic(extreme)
 
 
-@intrinsic
-def _vmin(typingctx: Any, a: Any, b: Any) -> Any:
-    """min with NaN propagation (llvm.minimum) for floats, smin/umin for ints."""
-    if a != b:
-        return None
-    sig = a(a, b)
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        t = args[0].type
-        if isinstance(a, types.Float):
-            name = "llvm.minimum"
-        elif a.signed:
-            name = "llvm.smin"
-        else:
-            name = "llvm.umin"
-        fn = builder.module.declare_intrinsic(name, [t], ir.FunctionType(t, [t, t]))
-        return builder.call(fn, args)
-
-    return sig, codegen
+_vmax = _extreme_intrinsic(
+    "llvm.maximum",
+    "llvm.smax",
+    "llvm.umax",
+    "max with NaN propagation (llvm.maximum) for floats, smax/umax for ints: vectorises.",
+)
+_vmin = _extreme_intrinsic(
+    "llvm.minimum",
+    "llvm.smin",
+    "llvm.umin",
+    "min with NaN propagation (llvm.minimum) for floats, smin/umin for ints.",
+)
 
 
 @intrinsic
