@@ -195,17 +195,11 @@ class ReductionMethods:
     ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
         """Index of the first maximum (first NaN wins) along one axis, or of the flattened
         tensor for ``axis=None``: ``(8, 3).argmax(axis=1) -> (8,)`` of int64."""
-        a = self._data  # a small input over one int axis: numpy's own call (_INDEX_SMALL_BYTES)
+        a = self._data  # a small input over one int axis: numpy's own call
         if type(axis) is int and keepdims is False and out is None and type(a) is np.ndarray:
-            try:
-                length = a.shape[axis]
-            except IndexError:  # out of range (rank 0 too): the rules' error, below
-                length = 0
-            if length and a.nbytes < _INDEX_SMALL_BYTES:  # length 0: the rules' error too
-                index = a.argmax(axis)
-                t: AnyTensor = _object_new(_tensor.Tensor)
-                t._data = index if type(index) is np.ndarray else np.asarray(index)
-                return t
+            small = _index_of_small(a, a.argmax, axis)
+            if small is not None:
+                return small
         return self._reduce("argmax", axis, keepdims, out)
 
     def argmin(
@@ -216,17 +210,11 @@ class ReductionMethods:
         out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
     ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
         """Index of the first minimum along one axis: ``(8, 3).argmin(axis=0) -> (3,)``."""
-        a = self._data  # as argmax
+        a = self._data  # a small input over one int axis: numpy's own call
         if type(axis) is int and keepdims is False and out is None and type(a) is np.ndarray:
-            try:
-                length = a.shape[axis]
-            except IndexError:  # out of range (rank 0 too): the rules' error, below
-                length = 0
-            if length and a.nbytes < _INDEX_SMALL_BYTES:  # length 0: the rules' error too
-                index = a.argmin(axis)
-                t: AnyTensor = _object_new(_tensor.Tensor)
-                t._data = index if type(index) is np.ndarray else np.asarray(index)
-                return t
+            small = _index_of_small(a, a.argmin, axis)
+            if small is not None:
+                return small
         return self._reduce("argmin", axis, keepdims, out)
 
     def logsumexp(
@@ -395,3 +383,19 @@ class ReductionMethods:
         from .scans import cumprod
 
         return cumprod(cast("AnyTensor", self), axis, dtype, out=out)
+
+
+def _index_of_small(a: npt.NDArray[Any], method: Any, axis: int) -> AnyTensor | None:
+    """``a.argmax(axis)``/``a.argmin(axis)`` (``method``) wrapped, for an input below
+    ``_INDEX_SMALL_BYTES`` with a nonempty ``axis`` in range; else None (the plan path, whose
+    rules raise for an out-of-range axis, rank 0 and an empty axis)."""
+    try:
+        length = a.shape[axis]
+    except IndexError:
+        return None
+    if not length or a.nbytes >= _INDEX_SMALL_BYTES:
+        return None
+    index = method(axis)
+    t: AnyTensor = _object_new(_tensor.Tensor)
+    t._data = index if type(index) is np.ndarray else np.asarray(index)
+    return t
