@@ -36,9 +36,11 @@ from .. import _rules as rules
 from .._dtypes import as_dtype_class, dtype_class_of
 from .._reduce_plan import reduce_array
 from .._tensor import AnyTensor, Tensor, _broadcast_check, _raise_rule_error
-from . import is_dask_array
+from . import _serialize, is_dask_array
 
 __all__ = ["DaskTensor", "from_dask_array"]
+
+_serialize.register()  # Tensors cross distributed's processes as ndarray frames
 
 _object_new = object.__new__
 
