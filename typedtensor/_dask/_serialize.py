@@ -13,7 +13,11 @@ arrival: the "dask" serialization family, registered for ``Tensor`` itself (a da
 Both sides must know the format: ``register()`` runs when ``typedtensor._dask.tensor`` is
 imported (every process that builds or runs typedtensor's dask graphs: the client, and each
 worker as it unpickles a task of ours) and when ``typedtensor`` is imported after
-``distributed``. A process with neither receives Tensors pickled, as before.
+``distributed``. A process with neither sends Tensors pickled, as before. The one case left
+out: a second client of the same cluster that imported ``typedtensor`` before ``distributed``
+and never built a dask-backed Tensor, receiving an in-memory Tensor from a worker that has
+registered, cannot decode it (distributed raises a ``TypeError`` naming ``Tensor``);
+importing ``typedtensor._dask.tensor`` there registers it.
 """
 
 from __future__ import annotations
