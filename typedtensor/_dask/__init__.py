@@ -59,9 +59,3 @@ def from_zarr(url: Any, component: str | None = None, **kwargs: Any) -> AnyTenso
             "tt.from_zarr needs dask and zarr: pip install 'typedtensor[dask]'"
         ) from err
     return from_dask(da.from_zarr(url, component=component, **kwargs))
-
-
-if "distributed" in sys.modules:  # typedtensor imported after distributed: receive Tensors fast
-    from . import _serialize
-
-    _serialize.register()

@@ -40,8 +40,6 @@ from . import _serialize, is_dask_array
 
 __all__ = ["DaskTensor", "from_dask_array"]
 
-_serialize.register()  # Tensors cross distributed's processes as ndarray frames
-
 _object_new = object.__new__
 
 
@@ -147,6 +145,7 @@ class DaskTensor(Tensor[Any, Unpack[tuple[Any, ...]]]):
     __dask_scheduler__ = staticmethod(da.Array.__dask_scheduler__)
 
     def __dask_postcompute__(self) -> tuple[Callable[..., AnyTensor], tuple[Any, ...]]:
+        _serialize.register_if_distributed()  # a worker may send the result as ndarray frames
         finalize, args = self.dask_array.__dask_postcompute__()
         return _finalize_in_memory, (finalize, args)
 
@@ -298,10 +297,11 @@ def from_dask_array(array: Any, dtype: object = None) -> AnyTensor:
 def _finalize_in_memory(
     results: Any, finalize: Callable[..., Any], args: tuple[Any, ...]
 ) -> AnyTensor:
-    """``__dask_postcompute__``: dask's own finalize, then an in-memory Tensor."""
+    """``__dask_postcompute__``: dask's own finalize, then an in-memory Tensor (in a worker
+    process, one that travels to the client as ndarray frames: ``_serialize.py``)."""
     from .._tensor import wrap
 
-    return wrap(np.asarray(finalize(results, *args)))
+    return _serialize.for_the_client(wrap(np.asarray(finalize(results, *args))))
 
 
 def _rebuild_lazy(
