@@ -25,7 +25,7 @@ from typing import Any
 
 from typing_extensions import Unpack
 
-from .._tensor import Tensor, wrap
+from .._tensor import AnyTensor, Tensor, wrap
 
 __all__ = ["SentTensor", "for_the_client", "register_if_distributed"]
 
@@ -36,7 +36,7 @@ class SentTensor(Tensor[Any, Unpack[tuple[Any, ...]]]):
     __slots__ = ()
 
 
-def for_the_client(result: Tensor[Any, Unpack[tuple[Any, ...]]]) -> Tensor[Any]:
+def for_the_client(result: AnyTensor) -> AnyTensor:
     """``result`` as the finalize step should return it: a ``SentTensor`` in a worker that
     sends results to another process, ``result`` itself anywhere else (dask's local
     schedulers, and in-process workers, which hand the object over without serializing it)."""
@@ -75,7 +75,7 @@ def register_if_distributed() -> None:
     def serialize_sent(t: SentTensor) -> tuple[dict[str, Any], list[Any]]:
         return serialize_numpy_ndarray(t.numpy())  # type: ignore[no-any-return]
 
-    def deserialize_sent(header: dict[str, Any], frames: list[Any]) -> Tensor[Any]:
+    def deserialize_sent(header: dict[str, Any], frames: list[Any]) -> AnyTensor:
         return wrap(deserialize_numpy_ndarray(header, frames))
 
     dask_serialize.register(SentTensor)(serialize_sent)
