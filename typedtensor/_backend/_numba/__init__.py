@@ -18,7 +18,6 @@ NaN-aware reductions and the scans import the dispatch helpers from here.
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Callable
 from typing import Any
@@ -37,6 +36,7 @@ from ._cache import CACHE, CACHE_DIR
 from ._canonical import _Canon as _Canon
 from ._canonical import _canon as _canon
 from ._canonical import _finish as _finish
+from ._canonical import _in_numpy_product_order as _in_numpy_product_order
 from ._canonical import _kept_shape as _kept_shape
 from ._canonical import _rest as _rest
 from ._canonical import _split as _split
@@ -80,17 +80,11 @@ def _prod(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any) -> Array 
     if a.dtype.kind != "f":  # integer products wrap around: any order gives numpy's answer
         c, res = _acc(a, axes, kern.PROD, 0.0, one, one)
         return _finish(c, a, axes, keepdims, dtype, res)
-    # numpy multiplies floats one after the other, reduced axes by decreasing |stride|, each
-    # in index order (negative strides are not flipped), and where a partial product overflows
-    # or underflows its answer depends on that order: keep it, or let the reference run. The
-    # canonical copy holds the reduced axes in index order: numpy's when their strides fall.
-    c = _canon(a, axes, flip_red=False)
-    steps = [abs(a.strides[d]) for d in axes if a.shape[d] > 1]
-    falling = all(s > t for s, t in itertools.pairwise(steps)) and 0 not in steps
-    if (c.copied and not falling) or sum(red for _, red in c.groups) != 1:
+    ordered = _in_numpy_product_order(a, axes)  # floats: keep numpy's order, or let it run
+    if ordered is None:
         return None
-    _, o, r, i = _split(c.groups)
-    return _finish(c, a, axes, keepdims, dtype, _stage_prodf(c.b.reshape(o, r, i), one))
+    c, x3 = ordered
+    return _finish(c, a, axes, keepdims, dtype, _stage_prodf(x3, one))
 
 
 def _mean(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any) -> Array:

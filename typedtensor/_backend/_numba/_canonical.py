@@ -10,6 +10,7 @@ reduced group as an ``(O, R, I)`` view for one stage of kernels (``_stages``).
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -100,6 +101,23 @@ def _split(groups: list[tuple[int, bool]]) -> tuple[int, int, int, int]:
     outer = math.prod(s for s, _ in groups[:k])
     inner = math.prod(s for s, _ in groups[k + 1 :])
     return k, outer, groups[k][0], inner
+
+
+def _in_numpy_product_order(a: Array, axes: tuple[int, ...]) -> tuple[_Canon, Array] | None:
+    """The canonical view of ``a`` as ``(outer, reduced, inner)`` where multiplying along the
+    reduced axis repeats numpy's float product order, or ``None`` (let numpy run it). numpy
+    multiplies floats one after the other, reduced axes by decreasing |stride|, each in index
+    order (negative strides are not flipped), and where a partial product overflows or
+    underflows its answer depends on that order (``prod``; ``nanprod`` is ``prod`` of a copy
+    with NaN replaced by 1). The canonical copy keeps the reduced axes in index order: numpy's
+    when their strides fall; the reduced dims must also form one group."""
+    c = _canon(a, axes, flip_red=False)
+    steps = [abs(a.strides[d]) for d in axes if a.shape[d] > 1]
+    falling = all(s > t for s, t in itertools.pairwise(steps)) and 0 not in steps
+    if (c.copied and not falling) or sum(red for _, red in c.groups) != 1:
+        return None
+    _, o, r, i = _split(c.groups)
+    return c, c.b.reshape(o, r, i)
 
 
 def _rest(groups: list[tuple[int, bool]], k: int) -> list[tuple[int, bool]]:

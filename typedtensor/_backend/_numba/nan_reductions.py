@@ -14,7 +14,6 @@ and a ``nanprod`` whose order of multiplication the kernels cannot keep, return 
 from __future__ import annotations
 
 import functools
-import itertools
 import math
 import warnings
 from collections.abc import Callable
@@ -142,15 +141,13 @@ def _nanprod(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any) -> Arr
     is ``prod`` of a copy with NaN replaced by 1): the canonical view keeps the reduced axes
     in index order, as the plain ``prod`` does; ``None`` (numpy runs it) where that order is
     not numpy's or the reduced dims are not adjacent in memory."""
-    from . import _canon, _finish, _parallel, _split
+    from . import _finish, _in_numpy_product_order, _parallel
 
-    c = _canon(a, axes, flip_red=False)
-    steps = [abs(a.strides[d]) for d in axes if a.shape[d] > 1]
-    falling = all(s > t for s, t in itertools.pairwise(steps)) and 0 not in steps
-    if (c.copied and not falling) or sum(red for _, red in c.groups) != 1:
+    ordered = _in_numpy_product_order(a, axes)
+    if ordered is None:
         return None
-    _, o, r, i = _split(c.groups)
-    x3 = c.b.reshape(o, r, i)
+    c, x3 = ordered
+    o, r, i = x3.shape
     if i == 1:
         res = np.empty(o, x3.dtype)
         big = float(np.ldexp(1.0, np.finfo(x3.dtype).maxexp - 4))  # 2^1020 / 2^124
