@@ -33,6 +33,15 @@ class DTypeForm:
     receiver: str
     result: str
 
+    def descriptor_receivers(self) -> list[tuple[str, str]]:
+        """(receiver, result) pairs of a method descriptor's ``__get__`` overloads: the rule's
+        own, then, for a ``_ReductionDTypes`` pattern, an ``Any`` receiver with an ``Any``
+        result (the same for every method descriptor the generator renders)."""
+        pairs = [(self.receiver, self.result)]
+        if self.receiver.startswith("_ReductionDTypes"):
+            pairs.append(("Any", "Any"))
+        return pairs
+
 
 def dtype_form(rule: rules.DTypeRule) -> DTypeForm:
     """Receiver/result dtype spelling for ``rule``, derived from ``result_dtype``."""

@@ -188,10 +188,7 @@ def render_descriptor(spec: rules.ReductionSpec, fn: Callable[..., Any], bound: 
         f'    """``Tensor.{spec.name}`` for pyright: {_doc(fn)}"""',
         "",
     ]
-    receivers = [(dform.receiver, dform.result)]
-    if dform.receiver.startswith("_ReductionDTypes"):
-        receivers.append(("Any", "Any"))
-    for receiver, result in receivers:
+    for receiver, result in dform.descriptor_receivers():
         lines += [
             "    @overload",
             f"    def __get__(self, obj: {_tensor(receiver, ['Unpack[_Sh]'])}, owner: Any)"

@@ -329,10 +329,7 @@ def render_scans() -> str:
             f'    """``x.{name}`` (pyright view)."""',
             "",
         ]
-        receivers = [(dform.receiver, dform.result)]
-        if dform.receiver.startswith("_ReductionDTypes"):
-            receivers.append(("Any", "Any"))
-        for recv, res in receivers:
+        for recv, res in dform.descriptor_receivers():
             lines += _get(packed(recv, gradual_params()), f"{call}U[{res}]")
             for r in _ranks():
                 dims = _dims(r)
