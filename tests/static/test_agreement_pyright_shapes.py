@@ -27,6 +27,7 @@ import typedtensor as tt
 from tests.typecheck import _corpus
 from tests.typecheck import test_agreement_linalg_indexing as linalg_indexing
 from tests.typecheck import test_agreement_manipulation as manipulation
+from tests.typecheck.test_agreement_partial import split_top
 
 from ._run import mypy, pyright
 
@@ -82,19 +83,6 @@ def modules() -> dict[str, tuple[list[str], list[str]]]:
         "shapes_indexing": (lines, indexing),
         "shapes_scans": (_corpus.prelude(constants), scans),
     }
-
-
-def split_top(text: str) -> list[str]:
-    parts, depth, cur = [], 0, ""
-    for ch in text:
-        if ch == "," and depth == 0:
-            parts.append(cur.strip())
-            cur = ""
-            continue
-        depth += ch in "[("
-        depth -= ch in "])"
-        cur += ch
-    return [*parts, cur.strip()] if cur.strip() else parts
 
 
 def parse(revealed: str, prefix: str, dtype_prefix: str) -> Parsed | None:
