@@ -226,7 +226,7 @@ def test_nan_reductions_on_kernel_sized_chunks_equal_numpy(name: str) -> None:
 
 
 def test_dask_modules_reach_the_backend_only_through_its_partials_interface() -> None:
-    """The chunk code names no module of the numba package (H6 moves its private runners):
+    """The chunk code names no module of the numba package (its private runners may move):
     typedtensor._backend.partials is the one interface."""
     import pathlib
 

@@ -187,7 +187,7 @@ class DaskTensor(Tensor[Any, Unpack[tuple[Any, ...]]]):
         dtype: object = None,
         **params: Any,
     ) -> AnyTensor:
-        from . import reductions  # H2's tree reductions (imported on the first reduction)
+        from . import reductions  # the tree reductions (imported on the first reduction)
 
         _no_out(out, name)
         named = None if dtype is None else as_dtype_class(dtype).numpy_dtype
