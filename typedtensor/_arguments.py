@@ -17,7 +17,7 @@ def _raise_rule_error(err: rules.RuleError) -> None:
     """Re-raise a shape-rule error as the runtime exception numpy users expect."""
     if isinstance(err, rules.AxisRangeError):
         raise AxisError(str(err), err.axis, err.ndim) from None
-    if isinstance(err, rules.AxisTypeError):
+    if isinstance(err, (rules.AxisTypeError, rules.DTypeArgumentError)):
         raise TypeError(str(err)) from None
     if isinstance(
         err,

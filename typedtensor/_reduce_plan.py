@@ -115,6 +115,8 @@ def _plan(
     if result_dtype is None:
         rule_dtype = rules.result_dtype(spec.dtype_rule, dtype_class_of(a.dtype).name)
         result_dtype = BY_NAME[rule_dtype].numpy_dtype
+    else:  # a dtype= argument: some reductions cannot compute in every dtype
+        rules.check_dtype_argument(name, dtype_class_of(a.dtype).name, result_dtype.name)
     op = "norm" if spec.norm_mode else name
     backend = get_backend()
     run = runner(

@@ -77,6 +77,10 @@ def _reduce(
     if view is None:
         return ctx.default_return_type
     named = _named_dtype(ctx)
+    if named is not None and not _computable_in(ctx, op, view.dtype, named):
+        return make_tensor(
+            view.info, AnyType(TypeOfAny.from_error), Shape((), unknown_star(ctx.api))
+        )
     dtype = named if named is not None else reduction_result_dtype(ctx.api, op, view.dtype)
     if has_correction:
         _check_correction(ctx)
@@ -121,6 +125,24 @@ def _named_dtype(ctx: CallContext) -> Type | None:
 
 
 _DTYPE_BASE = f"{names.DTYPES_MODULE}.DType"
+
+
+def _computable_in(ctx: CallContext, op: str, dtype: Type, named: Type) -> bool:
+    """Whether reduction ``op`` of a ``dtype`` tensor can compute in the ``dtype=`` class
+    ``named`` (the rules' ``check_dtype_argument``); reports the error where it cannot."""
+    given, result = get_proper_type(dtype), get_proper_type(named)
+    if not (isinstance(given, Instance) and isinstance(result, Instance)):
+        return True
+    given_name = names.dtype_numpy_name(given.type.fullname)
+    result_name = names.dtype_numpy_name(result.type.fullname)
+    if given_name is None or result_name is None:
+        return True
+    try:
+        rules.check_dtype_argument(op, given_name, result_name)
+    except rules.DTypeArgumentError as err:
+        report_rule_error(ctx, err, find_arg(ctx, "dtype").anchor(ctx))
+        return False
+    return True
 
 
 def reduce_dims(

@@ -262,10 +262,12 @@ def test_dtype_argument_matches_numpy(
 ) -> None:
     a = _sample(src, (6, 50)) if src[0] in "fc" else np.arange(300).reshape(6, 50) % 7
     a = a.astype(src)
-    if op in ("var", "std") and np.dtype(dst).kind in "iub":
-        pytest.skip("numpy's var/std with an integer dtype= truncates the mean: not offered")
     arg = {"class": getattr(tt, dst), "numpy": np.dtype(dst), "name": dst}[spelling]
     x = tt.asarray(a)
+    if op in ("var", "std") and np.dtype(dst).kind in "iub":  # test_variance_rejects_...
+        with tt.use_backend(backend), pytest.raises(TypeError, match="computes in the dtype="):
+            getattr(x, op)(axis=0, dtype=arg)
+        return
     for axis in (None, 0, 1):
         with tt.use_backend(backend):
             got = getattr(x, op)(axis=axis, dtype=arg)
@@ -273,6 +275,56 @@ def test_dtype_argument_matches_numpy(
         want = _quiet(getattr(np, op), a, axis=axis, dtype=dst)
         _close(got, want)
         _close(fn_got, want)
+
+
+VARIANCES = ["var", "std", "nanvar", "nanstd"]
+
+
+@pytest.mark.parametrize("op", VARIANCES)
+@pytest.mark.parametrize("src", ["float32", "int16", "bool", "complex64"])
+@pytest.mark.parametrize("dst", ["int8", "int64", "uint8", "bool"])
+def test_variance_rejects_an_integer_dtype(backend: str, op: str, src: str, dst: str) -> None:
+    # numpy truncates each squared deviation into the integer dtype (var), raises for array
+    # results (std) or for float input (nanvar, nanstd): typedtensor raises for every one
+    a = (np.arange(12).reshape(3, 4) % 5).astype(src)
+    x = tt.asarray(a)
+    for axis in (None, 0):
+        with tt.use_backend(backend), pytest.raises(TypeError, match="computes in the dtype="):
+            getattr(tt, op)(x, axis, dtype=getattr(tt, "bool_" if dst == "bool" else dst))
+        if op in ("var", "std"):
+            with tt.use_backend(backend), pytest.raises(TypeError, match=f"{op}\\(dtype={dst}"):
+                getattr(x, op)(axis=axis, dtype=dst)
+    assert a.dtype == np.dtype(src) and a.sum() == (np.arange(12) % 5).astype(src).sum()
+    if op == "std" or (op.startswith("nan") and src in ("float32", "complex64")):
+        with pytest.raises(TypeError):  # numpy's own TypeError for these
+            _quiet(getattr(np, op), a, axis=0, dtype=dst)
+
+
+@pytest.mark.parametrize("op", VARIANCES)
+@pytest.mark.parametrize(("src", "dst"), [("complex64", "float32"), ("complex128", "float16")])
+def test_variance_of_complex_rejects_a_real_dtype(
+    backend: str, op: str, src: str, dst: str
+) -> None:
+    # numpy drops the imaginary part of the mean only: neither the variance of the values
+    # nor of their real parts
+    a = _sample(src, (4, 5))
+    with tt.use_backend(backend), pytest.raises(TypeError, match="drops the imaginary part"):
+        getattr(tt, op)(tt.asarray(a), 0, dtype=dst)
+    with tt.use_backend(backend):  # a complex dtype= is numpy's: the variance, complex-typed
+        got = getattr(tt, op)(tt.asarray(a), 0, dtype=tt.complex128)
+    _close(got, _quiet(getattr(np, op), a, axis=0, dtype=np.complex128))
+
+
+def test_nanmean_of_floats_rejects_an_integer_dtype(backend: str) -> None:
+    a = np.array([[1.5, np.nan], [2.5, 4.0]], np.float32)
+    with tt.use_backend(backend), pytest.raises(TypeError, match="nanmean of a float32 tensor"):
+        tt.nanmean(tt.asarray(a), 0, dtype=tt.int32)
+    with pytest.raises(TypeError):  # numpy raises too
+        np.nanmean(a, 0, dtype=np.int32)
+    ints = np.array([[1, 2], [4, 7]], np.int16)  # integer input: numpy's mean, truncated
+    with tt.use_backend(backend):
+        got = tt.nanmean(tt.asarray(ints), 0, dtype=tt.int32)
+    _close(got, np.nanmean(ints, 0, dtype=np.int32))
 
 
 def test_dtype_argument_accumulates_in_that_dtype(backend: str) -> None:

@@ -62,7 +62,9 @@ def _var(
     with np.errstate(invalid="ignore", divide="ignore"):
         if _count(a, axes) == 0:
             return np.full(_shape(a, axes, keepdims), np.nan, dtype=dtype)
-        x = a if a.dtype.kind == "c" else a.astype(dtype, copy=False)  # complex: real result
+        # computed in dtype (numpy's dtype=); complex input and a real dtype is the default
+        # (a real result): computed in the input's own complex dtype
+        x = a if a.dtype.kind == "c" and dtype.kind != "c" else a.astype(dtype, copy=False)
         return np.asarray(np.var(x, axis=axes, keepdims=keepdims, ddof=correction), dtype=dtype)
 
 

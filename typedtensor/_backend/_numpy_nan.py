@@ -46,7 +46,8 @@ def _nanmin(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any
 def _nanvar(
     a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any], correction: float
 ) -> Array:
-    acc = None if a.dtype.kind == "c" else dtype  # complex: the (real) result dtype afterwards
+    # complex input and a real dtype is the default (a real result, cast afterwards)
+    acc = None if a.dtype.kind == "c" and dtype.kind != "c" else dtype
     r = np.nanvar(a, axis=axes, keepdims=keepdims, ddof=correction, dtype=acc)
     return np.asarray(r, dtype=dtype)
 
@@ -54,7 +55,8 @@ def _nanvar(
 def _nanstd(
     a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any], correction: float
 ) -> Array:
-    acc = None if a.dtype.kind == "c" else dtype  # complex: the (real) result dtype afterwards
+    # complex input and a real dtype is the default (a real result, cast afterwards)
+    acc = None if a.dtype.kind == "c" and dtype.kind != "c" else dtype
     r = np.nanstd(a, axis=axes, keepdims=keepdims, ddof=correction, dtype=acc)
     return np.asarray(r, dtype=dtype)
 

@@ -32,6 +32,7 @@ from .errors import (
     AxisRangeError,
     AxisTypeError,
     BroadcastError,
+    DTypeArgumentError,
     DuplicateAxisError,
     EmptyReductionError,
     IndexFormError,
@@ -68,11 +69,13 @@ from .manipulation import (
     transpose_order,
 )
 from .statistical import (
+    INEXACT_DTYPE_ARGUMENT,
     L2_VARIANTS,
     NORM_MODES,
     REDUCTIONS,
     SCANS,
     ReductionSpec,
+    check_dtype_argument,
     check_nonempty,
     rank0_axis,
     reduction_identity,
@@ -80,6 +83,7 @@ from .statistical import (
 )
 
 __all__ = [
+    "INEXACT_DTYPE_ARGUMENT",
     "ArrayIndex",
     "AssignShapeError",
     "AxisRangeError",
@@ -89,6 +93,7 @@ __all__ = [
     "DTYPE_NAMES",
     "DTypeRule",
     "DuplicateAxisError",
+    "DTypeArgumentError",
     "EmptyReductionError",
     "IndexFormError",
     "IndexRangeError",
@@ -111,6 +116,7 @@ __all__ = [
     "binary_dtype",
     "broadcast_shapes",
     "broadcast_to_shape",
+    "check_dtype_argument",
     "check_nonempty",
     "rank0_axis",
     "concat_shape",

@@ -11,6 +11,7 @@ __all__ = [
     "AxisRangeError",
     "AxisTypeError",
     "BroadcastError",
+    "DTypeArgumentError",
     "DuplicateAxisError",
     "EmptyReductionError",
     "IndexFormError",
@@ -75,6 +76,12 @@ class SymbolicBroadcastError(BroadcastError):
     """A symbolic dim meets a different symbol or a known size other than 1: the broadcast
     fails for most sizes the symbol can take, so it is rejected (the plugin reports it under
     its own error code)."""
+
+
+class DTypeArgumentError(RuleError):
+    """A ``dtype=`` the reduction cannot compute in (an integer dtype for ``var``/``std``, a
+    real one for the variance of complex values): numpy raises ``TypeError`` for some of these
+    and returns truncated or mixed answers for the rest."""
 
 
 class EmptyReductionError(RuleError):

@@ -11,14 +11,16 @@ from typing import TypeVar
 
 from .axes import normalize_axes
 from .dtypes import DTypeRule
-from .errors import EmptyReductionError, ScanAxisError
+from .errors import DTypeArgumentError, EmptyReductionError, ScanAxisError
 
 __all__ = [
+    "INEXACT_DTYPE_ARGUMENT",
     "L2_VARIANTS",
     "NORM_MODES",
     "REDUCTIONS",
     "SCANS",
     "ReductionSpec",
+    "check_dtype_argument",
     "check_nonempty",
     "rank0_axis",
     "reduction_identity",
@@ -199,6 +201,57 @@ empty reduction: the reduced dims of shape (3, 0) hold no elements and it has no
         f"and {'it' if spec.identity is not None else name} has no identity (numpy raises "
         "here too); check the input is not empty"
     )
+
+
+#: the reductions whose ``dtype=`` must be a float or complex dtype (``check_dtype_argument``)
+INEXACT_DTYPE_ARGUMENT: tuple[str, ...] = ("var", "std", "nanvar", "nanstd")
+_FLOAT_OR_COMPLEX = ("float16", "float32", "float64", "complex64", "complex128")
+
+
+def check_dtype_argument(name: str, dtype: str, named: str) -> None:
+    """Raise ``DTypeArgumentError`` for a ``dtype=named`` reduction ``name`` of a ``dtype``
+    input cannot compute in (dtypes by numpy name); every other ``dtype=`` is numpy's
+    accumulation dtype.
+
+    - ``var``/``std``/``nanvar``/``nanstd`` with an integer or bool ``dtype=``: numpy truncates
+      each squared deviation into it and its ``std`` raises for array results (its
+      ``nanvar``/``nanstd`` raise for float input);
+    - those four on complex input with a real ``dtype=``: numpy casts the mean to the real
+      dtype (dropping its imaginary part) but not the values, and returns neither the variance
+      of the values nor that of their real parts;
+    - ``nanmean`` of float or complex input with an integer or bool ``dtype=`` (numpy raises).
+
+    >>> check_dtype_argument("var", "float32", "float64")
+    >>> check_dtype_argument("std", "int16", "int32")
+    Traceback (most recent call last):
+    ...
+    typedtensor._rules.errors.DTypeArgumentError: std(dtype=int32): std computes in the dtype= \
+given, and in an integer or bool dtype numpy truncates every squared deviation (and its std \
+raises for array results); pass a float dtype such as dtype=float64, then .astype() the result \
+if integers are needed
+    """
+    variance = name in INEXACT_DTYPE_ARGUMENT
+    if variance and named not in _FLOAT_OR_COMPLEX:
+        raise DTypeArgumentError(
+            f"{name}(dtype={named}): {name} computes in the dtype= given, and in an integer or "
+            "bool dtype numpy truncates every squared deviation (and numpy's std raises for array "
+            "results); pass a float dtype such as dtype=float64, then .astype() the result if "
+            "integers are needed"
+        )
+    if variance and dtype.startswith("complex") and not named.startswith("complex"):
+        raise DTypeArgumentError(
+            f"{name} of a {dtype} tensor with dtype={named}: the variance of complex values is "
+            "real but is computed in a complex dtype; with a real dtype= numpy drops the "
+            "imaginary part of the mean only, which is neither the variance of the values nor "
+            "that of their real parts; leave dtype= out (a real result), pass a complex dtype "
+            "such as dtype=complex128, or reduce the real part (x.real)"
+        )
+    if name == "nanmean" and dtype in _FLOAT_OR_COMPLEX and named not in _FLOAT_OR_COMPLEX:
+        raise DTypeArgumentError(
+            f"nanmean of a {dtype} tensor with dtype={named}: the mean of float or complex "
+            "values needs a float or complex dtype= (numpy raises too); pass dtype=float64, "
+            "then .astype() the result if integers are needed"
+        )
 
 
 #: scans (cumulative reductions) -> the reduction whose dtype rule they follow
