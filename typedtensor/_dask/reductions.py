@@ -6,7 +6,9 @@ is reduced once, in one pass at kernel speed, to a partial (``_partials``: ``(n,
 for var/std, ``(m, s)`` pairs for logsumexp, ``sum |x|^p`` for the norms, ``(value, global
 index)`` for argmax...), partials merge up a tree of ``split_every`` fan-in (``_trees``), and
 the root turns the merged partial into numpy's answer (value and dtype). Where every reduced
-axis is one chunk already, each block is reduced in memory with no tree at all.
+axis is one chunk already, each block is reduced in memory with no tree at all. A ``dtype=``
+that numpy accumulates in (a uint8 or float16 mean, a float32 var...) takes numpy's own
+algorithm in that dtype instead (``_in_dtype``: sums in the dtype, var/std in two passes).
 
 The callers (``typedtensor._dask.tensor``) validate axes, keepdims and parameters first, so
 errors are raised while the graph is built; nothing here checks them again.
@@ -27,6 +29,7 @@ from .._backend import get_backend, partials, use_backend
 from .._backend.norm_finish import l2_denominator
 from .._dtypes import BY_NAME, dtype_class_of
 from .._reduce_plan import reduce_array
+from . import _in_dtype
 from . import _partials as part
 from . import _trees as tree
 
@@ -89,6 +92,11 @@ def reduce_dask(
     if spec.norm_mode is not None:
         params.setdefault("mode", spec.norm_mode)
     backend = get_backend()
+    if axes and array.ndim and _in_dtype.follows_numpy(name, array.dtype, named):
+        # numpy accumulates in this dtype= (overflow, wrap, rounding): its algorithm, chunked
+        return _in_dtype.reduce_in_dtype(
+            array, name, axes, keepdims, params, out_dtype, split_every
+        )
     if array.ndim == 0 or not axes or all(array.numblocks[d] == 1 for d in axes):
         return _blockwise(array, name, axes, keepdims, params, out_dtype, named)
     if array.dtype.kind == "c" and name in ("logsumexp", *_ARG_OPS):
