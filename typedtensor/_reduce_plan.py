@@ -22,6 +22,7 @@ import numpy.typing as npt
 
 from . import _rules as rules
 from ._backend import get_backend
+from ._backend._numpy import complex_variance_in_real_dtype
 from ._backend._routing import Run, min_numba_bytes, runner
 from ._dtypes import BY_NAME, dtype_class_of
 
@@ -97,6 +98,10 @@ def clear_plans() -> None:
     SMALL_PLANS.clear()
 
 
+#: var/std and their NaN-aware forms: numpy's own functions for complex input in a real dtype
+_VARIANCES = rules.INEXACT_DTYPE_ARGUMENT
+
+
 def _int_tuple(axis: tuple[object, ...]) -> bool:
     for item in axis:
         if type(item) is not int:
@@ -112,6 +117,7 @@ def _plan(
     if not isinstance(keepdims, (bool, np.bool_)):
         raise TypeError(f"keepdims must be a bool, got {type(keepdims).__name__} {keepdims!r}")
     axes = rules.normalize_axes(axis, a.ndim, single=spec.single_axis)
+    named = result_dtype is not None
     if result_dtype is None:
         rule_dtype = rules.result_dtype(spec.dtype_rule, dtype_class_of(a.dtype).name)
         result_dtype = BY_NAME[rule_dtype].numpy_dtype
@@ -122,6 +128,8 @@ def _plan(
     run = runner(
         backend, op, a.shape, a.strides, a.itemsize, axes, bool(keepdims), result_dtype, a.dtype
     )
+    if named and a.dtype.kind == "c" and result_dtype.kind != "c" and name in _VARIANCES:
+        run = complex_variance_in_real_dtype(name, axes, bool(keepdims), result_dtype)
     if spec.norm_mode:  # norm_lp_max and friends: the norm with their mode
         run = _with_mode(run, spec.norm_mode)
     if 0 in a.shape:  # whether zero elements may be reduced depends on p: checked per call

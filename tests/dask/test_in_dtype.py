@@ -42,8 +42,9 @@ INT_DTYPES = ("uint8", "int8", "int32")
 
 
 def _cases() -> list[tuple[str, str, str]]:
-    """(op, input dtype, dtype=) in scope: integer/bool dtype= only for mean and nanmean, no
-    real dtype= of a complex input for the moments (the rules layer rejects those)."""
+    """(op, input dtype, dtype=) in scope: integer/bool dtype= only for mean and nanmean (the
+    rules layer rejects them for the moments); a real dtype= of a complex input casts the
+    mean only, as numpy."""
     inputs = ("float16", "float32", "float64", "complex64", "int16", "uint8", "bool")
     out = []
     for op, src in itertools.product(("mean", "nanmean", "var", "std", "nanvar", "nanstd"), inputs):
@@ -54,7 +55,7 @@ def _cases() -> list[tuple[str, str, str]]:
         else:
             dts = ("float16", "float32", "complex64")
             if src == "complex64":
-                dts = ("complex64",)
+                dts = ("complex64", "float32", "float64")
             if op.startswith("nan") and src in ("float16", "float32", "complex64"):
                 dts = (*dts, "complex128" if src == "complex64" else "float64")
         out += [(op, src, d) for d in dts]
@@ -217,7 +218,7 @@ def test_all_nan_and_no_dof_slices_are_nan() -> None:
 
 def test_nanmean_of_floats_with_an_integer_dtype_raises_as_numpy() -> None:
     x = _dask(np.ones((4, 3), np.float32), (2, 2))
-    with pytest.raises(TypeError, match="inexact"):
+    with pytest.raises(TypeError, match="nanmean of a float32 tensor with dtype=int8"):
         tt.nanmean(x, axis=0, dtype="int8")  # at graph construction, before any compute
 
 
@@ -257,7 +258,8 @@ def test_which_dtypes_follow_numpy() -> None:
     assert not f("var", d("float16"), d("float64"))  # deviations promote to float64
     assert not f("sum", d("float32"), d("float16"))  # sums are trees in the dtype already
     assert not f("var", d("int16"), d("int8"))  # the rules layer's business
-    assert not f("var", d("complex64"), d("float32"))
+    assert f("var", d("complex64"), d("float32"))  # numpy casts the mean only
+    assert f("std", d("complex64"), d("float64"))
     assert f("mean", d("float32"), d("float32"))
     assert f("nanmean", d("int16"), d("uint8"))
     assert f("std", d("int16"), d("float16"))
@@ -274,3 +276,10 @@ def test_default_path_builds_the_one_pass_tree() -> None:
         assert not any("-in-" in str(k) for k in tree.__dask_graph__())
     named = reduce_dask(x, "var", (0,), False, {"correction": 0}, dtype=np.dtype("float16"))
     assert any("squares-in-float16" in str(k) for k in named.__dask_graph__())
+
+
+@pytest.mark.parametrize("op", ["var", "std", "nanvar", "nanstd"])
+def test_the_variance_rejects_an_integer_dtype_at_graph_construction(op: str) -> None:
+    x = _dask(np.arange(12, dtype=np.int16).reshape(4, 3), (2, 2))
+    with pytest.raises(TypeError, match=f"{op}\\(dtype=int8\\): {op} computes in the dtype="):
+        getattr(tt, op)(x, axis=0, dtype="int8")

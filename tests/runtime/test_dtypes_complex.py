@@ -302,17 +302,46 @@ def test_variance_rejects_an_integer_dtype(backend: str, op: str, src: str, dst:
 
 @pytest.mark.parametrize("op", VARIANCES)
 @pytest.mark.parametrize(("src", "dst"), [("complex64", "float32"), ("complex128", "float16")])
-def test_variance_of_complex_rejects_a_real_dtype(
+def test_variance_of_complex_in_a_real_dtype_is_numpys(
     backend: str, op: str, src: str, dst: str
 ) -> None:
-    # numpy drops the imaginary part of the mean only: neither the variance of the values
-    # nor of their real parts
-    a = _sample(src, (4, 5))
-    with tt.use_backend(backend), pytest.raises(TypeError, match="drops the imaginary part"):
-        getattr(tt, op)(tt.asarray(a), 0, dtype=dst)
+    # numpy casts the mean to the real dtype (dropping its imaginary part, ComplexWarning) but
+    # not the values: not the variance of the values, which is what dtype= left out gives
+    a = _sample(src, (4, 5)) + 3j
+    a[1, 2] = np.nan
+    with tt.use_backend(backend), pytest.warns(np.exceptions.ComplexWarning):
+        got = getattr(tt, op)(tt.asarray(a), 0, dtype=dst)
+    _close(got, _quiet(getattr(np, op), a, axis=0, dtype=dst))
+    with tt.use_backend(backend):
+        plain = getattr(tt, op)(tt.asarray(a), 0)  # the real result dtype, not numpy's cast
+    _close(plain, _quiet(getattr(np, op), a, axis=0))
+    assert not np.allclose(plain.numpy(), got.numpy(), equal_nan=True)
     with tt.use_backend(backend):  # a complex dtype= is numpy's: the variance, complex-typed
-        got = getattr(tt, op)(tt.asarray(a), 0, dtype=tt.complex128)
-    _close(got, _quiet(getattr(np, op), a, axis=0, dtype=np.complex128))
+        wide = getattr(tt, op)(tt.asarray(a), 0, dtype=tt.complex128)
+    _close(wide, _quiet(getattr(np, op), a, axis=0, dtype=np.complex128))
+
+
+@pytest.mark.parametrize("op", ["var", "std", "nanvar", "nanstd"])
+@pytest.mark.parametrize(
+    ("src", "dst"),
+    [
+        (src, dst)
+        for src in ("float16", "float32", "float64", "int16", "uint8", "complex64")
+        for dst in ("float16", "float32", "float64", "complex128")
+    ],
+)
+def test_variance_dtype_argument_is_numpys_bit_for_bit(
+    backend: str, op: str, src: str, dst: str
+) -> None:
+    # numpy's steps in dtype=: the mean and the sum of squares in it (overflowing a float16
+    # where numpy does), the deviations in the promoted dtype
+    a = (_sample(src if src[0] in "fc" else "float64", (7, 9), seed=3) * 60).astype(src)
+    for axis in (None, 0, 1):
+        with tt.use_backend(backend):
+            got = getattr(tt, op)(tt.asarray(a), axis, dtype=dst).numpy()
+        want = _quiet(getattr(np, op), a, axis=axis, dtype=dst)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
 
 
 def test_nanmean_of_floats_rejects_an_integer_dtype(backend: str) -> None:

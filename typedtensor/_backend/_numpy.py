@@ -16,7 +16,7 @@ import numpy.typing as npt
 from ._numpy_nan import NAN_OPS
 from .norm_finish import l2_denominator, norm_from_power_sum
 
-__all__ = ["NAME", "reduce"]
+__all__ = ["NAME", "complex_variance_in_real_dtype", "reduce"]
 
 NAME = "numpy"
 
@@ -62,16 +62,44 @@ def _var(
     with np.errstate(invalid="ignore", divide="ignore"):
         if _count(a, axes) == 0:
             return np.full(_shape(a, axes, keepdims), np.nan, dtype=dtype)
-        # computed in dtype (numpy's dtype=); complex input and a real dtype is the default
+        # numpy's own var in dtype (numpy's dtype=: the mean and the sum of squares in it, the
+        # deviations in the promoted dtype); complex input with a real dtype is the default
         # (a real result): computed in the input's own complex dtype
-        x = a if a.dtype.kind == "c" and dtype.kind != "c" else a.astype(dtype, copy=False)
-        return np.asarray(np.var(x, axis=axes, keepdims=keepdims, ddof=correction), dtype=dtype)
+        acc = None if a.dtype.kind == "c" and dtype.kind != "c" else dtype
+        r = np.var(a, axis=axes, keepdims=keepdims, ddof=correction, dtype=acc)
+        return np.asarray(r, dtype=dtype)
 
 
 def _std(
     a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any], correction: float
 ) -> Array:
     return np.sqrt(_var(a, axes, keepdims, dtype, correction))
+
+
+_VARIANCES: dict[str, Any] = {
+    "var": np.var,
+    "std": np.std,
+    "nanvar": np.nanvar,
+    "nanstd": np.nanstd,
+}
+
+
+def complex_variance_in_real_dtype(
+    name: str, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]
+) -> Any:
+    """The run of ``var``/``std``/``nanvar``/``nanstd`` of complex input with a real
+    ``dtype=``: numpy's own function, which casts the mean to ``dtype`` (dropping its imaginary
+    part, with numpy's ``ComplexWarning``) but not the values. The backends' variance (the same
+    result dtype without ``dtype=``) is the variance of the complex values."""
+    fn = _VARIANCES[name]
+
+    def run(a: Array, params: dict[str, Any]) -> Array:
+        ddof = params.get("correction") or 0.0
+        with np.errstate(invalid="ignore", divide="ignore"):
+            r = fn(a, axis=axes, keepdims=keepdims, ddof=ddof, dtype=dtype)
+        return np.asarray(r, dtype=dtype)
+
+    return run
 
 
 def _arg(fn: Any, a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]) -> Array:

@@ -58,8 +58,9 @@ def follows_numpy(name: str, in_dtype: np.dtype[Any], dtype: np.dtype[Any] | Non
       is the trees' own accumulator: same arithmetic, another summation order.
     - var, std: a float16, float32 or complex64 ``dtype`` (mean and sum of squares are taken in
       it). With float64/complex128 the deviations ``x - mean`` promote to that dtype, as in the
-      trees. Integer/bool ``dtype=`` and a real ``dtype=`` of a complex input are left to the
-      rules layer (they are rejected before any backend runs).
+      trees. A real ``dtype`` of a complex input too: numpy casts the mean to it (dropping its
+      imaginary part), not the values. Integer/bool ``dtype=`` is left to the rules layer
+      (rejected before any backend runs).
     - nanvar, nanstd: as var, and also a float64/complex128 ``dtype`` on a float16, float32 or
       complex64 input: numpy writes the deviations back into a copy of the input, so they are
       rounded to, and squared in, the input's dtype (float16 squares overflow past 256).
@@ -71,7 +72,7 @@ def follows_numpy(name: str, in_dtype: np.dtype[Any], dtype: np.dtype[Any] | Non
     if name not in _MOMENTS or dtype.kind not in "fc":
         return False
     if in_dtype.kind == "c" and dtype.kind == "f":
-        return False
+        return True  # the mean cast to the real dtype (its imaginary part dropped), as numpy
     if dtype not in _WIDE:
         return True
     return name.startswith("nan") and in_dtype in _NARROW_INEXACT

@@ -79,9 +79,9 @@ class SymbolicBroadcastError(BroadcastError):
 
 
 class DTypeArgumentError(RuleError):
-    """A ``dtype=`` the reduction cannot compute in (an integer dtype for ``var``/``std``, a
-    real one for the variance of complex values): numpy raises ``TypeError`` for some of these
-    and returns truncated or mixed answers for the rest."""
+    """A ``dtype=`` the reduction cannot compute in (an integer dtype for ``var``/``std``, for
+    ``nanmean`` of float input): numpy raises ``TypeError`` for some of these and returns
+    truncated answers for the rest."""
 
 
 class EmptyReductionError(RuleError):

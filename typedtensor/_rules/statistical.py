@@ -211,14 +211,12 @@ _FLOAT_OR_COMPLEX = ("float16", "float32", "float64", "complex64", "complex128")
 def check_dtype_argument(name: str, dtype: str, named: str) -> None:
     """Raise ``DTypeArgumentError`` for a ``dtype=named`` reduction ``name`` of a ``dtype``
     input cannot compute in (dtypes by numpy name); every other ``dtype=`` is numpy's
-    accumulation dtype.
+    accumulation dtype (a real one for the variance of complex input too: numpy casts the mean
+    to it, dropping its imaginary part with a ``ComplexWarning``, and not the values).
 
     - ``var``/``std``/``nanvar``/``nanstd`` with an integer or bool ``dtype=``: numpy truncates
       each squared deviation into it and its ``std`` raises for array results (its
       ``nanvar``/``nanstd`` raise for float input);
-    - those four on complex input with a real ``dtype=``: numpy casts the mean to the real
-      dtype (dropping its imaginary part) but not the values, and returns neither the variance
-      of the values nor that of their real parts;
     - ``nanmean`` of float or complex input with an integer or bool ``dtype=`` (numpy raises).
 
     >>> check_dtype_argument("var", "float32", "float64")
@@ -237,14 +235,6 @@ if integers are needed
             "bool dtype numpy truncates every squared deviation (and numpy's std raises for array "
             "results); pass a float dtype such as dtype=float64, then .astype() the result if "
             "integers are needed"
-        )
-    if variance and dtype.startswith("complex") and not named.startswith("complex"):
-        raise DTypeArgumentError(
-            f"{name} of a {dtype} tensor with dtype={named}: the variance of complex values is "
-            "real but is computed in a complex dtype; with a real dtype= numpy drops the "
-            "imaginary part of the mean only, which is neither the variance of the values nor "
-            "that of their real parts; leave dtype= out (a real result), pass a complex dtype "
-            "such as dtype=complex128, or reduce the real part (x.real)"
         )
     if name == "nanmean" and dtype in _FLOAT_OR_COMPLEX and named not in _FLOAT_OR_COMPLEX:
         raise DTypeArgumentError(
