@@ -11,6 +11,7 @@ like the reductions.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -27,6 +28,13 @@ SCAN_MODULES: dict[str, str] = {"numba": "typedtensor._backend._numba.scans"}
 #: below this input size (bytes) numpy's loop runs the scan on every backend: a program of
 #: small tensors never waits for a kernel to compile (numpy's sequential scan is as fast there)
 NUMBA_FROM_BYTES = 1 << 20
+#: scan op -> numpy's function
+_REFERENCE: dict[str, Callable[..., Any]] = {
+    "sum": np.cumsum,
+    "prod": np.cumprod,
+    "nansum": np.nancumsum,
+    "nanprod": np.nancumprod,
+}
 
 
 def reference_scan(
@@ -34,8 +42,7 @@ def reference_scan(
 ) -> Array:
     """numpy's ``cumsum``/``cumprod``/``nancumsum``/``nancumprod`` (sequential accumulation
     in ``dtype``)."""
-    fn = {"sum": np.cumsum, "prod": np.cumprod, "nansum": np.nancumsum, "nanprod": np.nancumprod}
-    result: Array = np.asarray(fn[op](a, axis=axis, dtype=dtype))
+    result: Array = np.asarray(_REFERENCE[op](a, axis=axis, dtype=dtype))
     if include_initial:
         shape = list(result.shape)
         shape[axis] = 1
