@@ -7,18 +7,18 @@
 
 Each array holds about 64 MB (float32 (4096, 4096), float64 (2048, 4096)) with 10% NaNs, in
 three layouts: ``rows`` (reduce the contiguous last axis), ``strided`` (reduce axis 0 of the
-C-ordered array: a strided axis) and ``full`` (every axis). The scans (``cumsum``) run along
-the same axes (``full``: the flattening). typedtensor is called as a user calls it, so its
-size routing (``typedtensor/_backend/_routing.py``) applies: nanmax/nanmin over a strided axis
-or every axis run numba's kernels only where its parallel kernels will run (an idle core, see
-``TYPEDTENSOR_NUMBA_PARALLEL``) and numpy's loop otherwise. Every library is called through
-its public function on the same array; within one repeat the libraries run one after the
-other (interleaved), and each figure is the median of ``--repeat`` timed calls after one
-warm-up call (which compiles numba's kernels); ``kernels`` calls the numba backend directly,
-whatever the routing picks. Ratios are numpy's time over the library's (above 1: faster than
-numpy). bottleneck and numbagg are optional (``pip install -e .[bench]``); a library that
-lacks an op or layout shows ``n/a``. The machine may be shared: the script prints
-``os.getloadavg()``.
+C-ordered array: a strided axis) and ``full`` (every axis). The scans (``cumsum``,
+``nancumsum``, ``nancumprod``) run along the same axes (``full``: the flattening). typedtensor
+is called as a user calls it, so its size routing (``typedtensor/_backend/_routing.py``)
+applies: nanmax/nanmin over a strided axis or every axis run numba's kernels only where its
+parallel kernels will run (an idle core, see ``TYPEDTENSOR_NUMBA_PARALLEL``) and numpy's loop
+otherwise. Every library is called through its public function on the same array; within
+one repeat the libraries run one after the other (interleaved), and each figure is the median
+of ``--repeat`` timed calls after one warm-up call (which compiles numba's kernels);
+``kernels`` calls the numba backend directly, whatever the routing picks. Ratios are numpy's
+time over the library's (above 1: faster than numpy). bottleneck and numbagg are optional
+(``pip install -e .[bench]``); a library that lacks an op or layout shows ``n/a``. The
+machine may be shared: the script prints ``os.getloadavg()``.
 """
 
 from __future__ import annotations
@@ -46,7 +46,11 @@ OPS = [
     "nanstd",
     "nanargmax",
     "cumsum",
+    "nancumsum",
+    "nancumprod",
 ]
+#: scan name -> the numba scan module's op
+SCANS = {"cumsum": "sum", "nancumsum": "nansum", "nancumprod": "nanprod"}
 Fn = Callable[[], Any]
 
 
@@ -68,7 +72,7 @@ def _callers(op: str, a: np.ndarray[Any, Any], axis: int | None) -> dict[str, Fn
         "bottleneck": None,
         "numbagg": None,
     }
-    if op == "cumsum":  # numpy's semantics: no NaN-skipping scan in the others to compare
+    if op in SCANS:  # bottleneck and numbagg 0.9.6 have no cumsum/nancumsum/nancumprod
         return calls
     if bn is not None and hasattr(bn, op) and not (op == "nanargmax" and axis is None):
         calls["bottleneck"] = lambda: getattr(bn, op)(a, axis=axis)
@@ -84,10 +88,10 @@ def _kernels(op: str, a: np.ndarray[Any, Any], axis: int | None) -> Fn:
     from typedtensor._backend import _numba
     from typedtensor._backend._numba import scans
 
-    if op == "cumsum":
+    if op in SCANS:
         flat = a.reshape(-1) if axis is None else a
         ax = 0 if axis is None else axis % a.ndim
-        return lambda: scans.scan("sum", flat, ax, a.dtype, False)
+        return lambda: scans.scan(SCANS[op], flat, ax, a.dtype, False)
     axes = tuple(range(a.ndim)) if axis is None else (axis % a.ndim,)
     spec = rules.REDUCTIONS[op]
     dtype = np.dtype(rules.result_dtype(spec.dtype_rule, a.dtype.name))

@@ -1,7 +1,7 @@
 """Render the ``tt.`` functions of the shape operations for pyright: ``linalg.pyi``
-(``matmul``), ``scans.pyi`` (``cumsum cumprod cumulative_sum cumulative_prod``) and
-``manipulation.pyi`` (``transpose permute_dims swapaxes matrix_transpose squeeze
-expand_dims``). A function cannot dispatch on its argument's rank through a descriptor, so
+(``matmul``), ``scans.pyi`` (``cumsum cumprod cumulative_sum cumulative_prod nancumsum
+nancumprod``) and ``manipulation.pyi`` (``transpose permute_dims swapaxes matrix_transpose
+squeeze expand_dims``). A function cannot dispatch on its argument's rank through a descriptor, so
 each gets one flat overload list on the ``_DimsOf`` rank patterns of ``shape_ops`` (the same
 rules over the same dim names), after a gradual guard and before the runtime signature; mypy
 reads the runtime signatures (the templates' ``if MYPY:`` branch)."""
@@ -80,7 +80,7 @@ def _scan_function(name: str) -> list[str]:
 
 def render_scan_functions() -> dict[str, str]:
     """Template fields of ``scans.pyi``: the runtime signatures (mypy) and the overloads
-    (pyright) of ``cumsum cumprod cumulative_sum cumulative_prod``."""
+    (pyright) of ``cumsum cumprod cumulative_sum cumulative_prod nancumsum nancumprod``."""
     from typedtensor import scans
 
     plain, overloads = [], []

@@ -98,7 +98,7 @@ from .reductions import (
     sum_to,
     var,
 )
-from .scans import cumprod, cumsum, cumulative_prod, cumulative_sum
+from .scans import cumprod, cumsum, cumulative_prod, cumulative_sum, nancumprod, nancumsum
 
 __version__ = "0.1.0"
 
@@ -167,6 +167,8 @@ __all__ = [
     "moveaxis",
     "nanargmax",
     "nanargmin",
+    "nancumprod",
+    "nancumsum",
     "nanmax",
     "nanmean",
     "nanmin",

@@ -2,9 +2,10 @@
 
 numpy's ``cumsum``/``cumprod`` (``axis=None`` scans the C-order flattening) and the Array API's
 ``cumulative_sum``/``cumulative_prod`` (``include_initial=True`` puts the identity first, so
-the axis grows by one; ``axis`` may be left out only up to rank 1). A rank-0 input scans as
-rank 1. Result dtypes follow ``sum``/``prod`` (bool and signed ints -> int64, unsigned ->
-uint64, floats kept) unless ``dtype=`` names one.
+the axis grows by one; ``axis`` may be left out only up to rank 1), and numpy's NaN-aware
+``nancumsum``/``nancumprod`` (a NaN counts as 0 / 1; functions only, as in numpy). A rank-0
+input scans as rank 1. Result dtypes follow ``sum``/``prod`` (bool and signed ints -> int64,
+unsigned -> uint64, floats kept) unless ``dtype=`` names one.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from ._creation import asarray
 from ._dtypes import BY_NAME, as_dtype_class
 from ._tensor import AnyTensor, Tensor, _raise_rule_error, _store
 
-__all__ = ["cumprod", "cumsum", "cumulative_prod", "cumulative_sum"]
+__all__ = ["cumprod", "cumsum", "cumulative_prod", "cumulative_sum", "nancumprod", "nancumsum"]
 
 
 def _scan(
@@ -75,6 +76,26 @@ def cumprod(
 ) -> AnyTensor:
     """Cumulative product along ``axis`` (``None``: of the flattening): (8, 3) axis=1 -> (8, 3)."""
     return _scan("cumprod", x, axis, dtype, out)
+
+
+def nancumsum(
+    x: AnyTensor, axis: int | None = None, dtype: object = None, *, out: AnyTensor | None = None
+) -> AnyTensor:
+    """Cumulative sum counting NaNs as 0 (numpy's ``nancumsum``): (8, 3) axis=0 -> (8, 3).
+
+    ``axis=None`` scans the flattening ((8, 3) -> (24,)); a run of NaNs gives 0 (no warning);
+    integers and bool scan exactly as ``cumsum``."""
+    return _scan("nancumsum", x, axis, dtype, out)
+
+
+def nancumprod(
+    x: AnyTensor, axis: int | None = None, dtype: object = None, *, out: AnyTensor | None = None
+) -> AnyTensor:
+    """Cumulative product counting NaNs as 1 (numpy's ``nancumprod``): (8, 3) axis=1 -> (8, 3).
+
+    ``axis=None`` scans the flattening ((8, 3) -> (24,)); a run of NaNs gives 1 (no warning);
+    integers and bool scan exactly as ``cumprod``."""
+    return _scan("nancumprod", x, axis, dtype, out)
 
 
 def cumulative_sum(

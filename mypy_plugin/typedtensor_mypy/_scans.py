@@ -1,10 +1,12 @@
-"""Result types of the scans: ``cumsum``/``cumprod`` (methods and ``tt.`` functions) and the
-Array API ``cumulative_sum``/``cumulative_prod``, by the shared rule ``rules.scan_shape``.
+"""Result types of the scans: ``cumsum``/``cumprod`` (methods and ``tt.`` functions), the
+Array API ``cumulative_sum``/``cumulative_prod`` and numpy's ``nancumsum``/``nancumprod``
+(functions only, typed as ``cumsum``/``cumprod``), by the shared rule ``rules.scan_shape``.
 
 ``axis=None`` flattens (the product of literal sizes, else ``Any``); ``include_initial=True``
 grows the axis dim by one (``Literal[n + 1]``, a symbolic or unknown dim becomes ``Any``). The
-result dtype is the literal ``dtype=`` class, else ``sum``/``prod``'s dtype rule. Axis errors
-are reported as ``typedtensor-axis``; anything not known statically gives an unknown shape.
+result dtype is the literal ``dtype=`` class, else ``sum``/``prod``'s dtype rule (the same rule
+as ``nansum``/``nanprod``'s, which the NaN-aware scans follow). Axis errors are reported as
+``typedtensor-axis``; anything not known statically gives an unknown shape.
 """
 
 from __future__ import annotations

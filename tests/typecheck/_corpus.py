@@ -149,12 +149,14 @@ def binary_cases() -> list[Case]:
 
 
 def scan_cases(constants: dict[str, tuple[object, bool]]) -> list[Case]:
-    """cumsum/cumprod (methods and functions) and cumulative_sum/prod with include_initial
-    and dtype=, over every axis spelling (one out of range on each side) up to rank 4."""
+    """cumsum/cumprod (methods and functions), nancumsum/nancumprod (functions only) and
+    cumulative_sum/prod with include_initial and dtype=, over every axis spelling (one out of
+    range on each side) up to rank 4."""
     cases = []
     counter = itertools.count()
     for op in rules.SCANS:
         cumulative = op.startswith("cumulative_")
+        method = op in ("cumsum", "cumprod")  # numpy's ndarray has no nancumsum method
         for rank in range(5):
             axes: list[object] = [..., None, *range(-rank - 1, rank + 1)]
             for axis in axes:
@@ -165,7 +167,7 @@ def scan_cases(constants: dict[str, tuple[object, bool]]) -> list[Case]:
                     x = tensor_name(rank, DTYPES[i % len(DTYPES)])
                     args = "" if axis is ... else f"axis={spell(axis, i, constants)}"
                     args = (args + extra).lstrip(", ")
-                    if i % 2 and not cumulative:
+                    if i % 2 and method:
                         cases.append(Case(f"{x}.{op}({args})", "scan"))
                     else:
                         cases.append(Case(f"tt.{op}({', '.join(filter(None, [x, args]))})", "scan"))

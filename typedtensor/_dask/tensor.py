@@ -324,8 +324,9 @@ def scan_dask(
     out: AnyTensor | None,
     name: str,
 ) -> AnyTensor:
-    """A validated scan (``typedtensor.scans``) of a dask array, lazily: ``dask.array.cumsum``
-    or ``cumprod`` along ``axis`` in ``dtype``, the identity first when ``include_initial``.
+    """A validated scan (``typedtensor.scans``) of a dask array, lazily: ``dask.array.cumsum``,
+    ``cumprod``, ``nancumsum`` or ``nancumprod`` (``op`` ``"sum"``, ``"prod"``, ``"nansum"``,
+    ``"nanprod"``) along ``axis`` in ``dtype``, the identity first when ``include_initial``.
 
     Every step runs in ``dtype`` (integers wrap exactly as numpy's), but dask scans each chunk
     on its own and then adds (multiplies) the running total of the chunks before it, where
@@ -338,11 +339,11 @@ def scan_dask(
     along = array.chunks[axis]
     if 0 in along and len(along) > 1:  # dask's scan fails on 0-size chunks: drop them
         array = array.rechunk({axis: tuple(c for c in along if c) or (0,)})
-    scan = da.cumsum if op == "sum" else da.cumprod
-    result = scan(array, axis=axis, dtype=dtype)
+    scan = {"sum": da.cumsum, "prod": da.cumprod, "nansum": da.nancumsum, "nanprod": da.nancumprod}
+    result = scan[op](array, axis=axis, dtype=dtype)
     if include_initial:
         shape = list(result.shape)
         shape[axis] = 1
-        initial = da.full(shape, 0 if op == "sum" else 1, dtype=dtype)
+        initial = da.full(shape, 0 if op.endswith("sum") else 1, dtype=dtype)
         result = da.concatenate([initial, result], axis=axis)
     return from_dask_array(result)

@@ -250,6 +250,9 @@ SCANS: dict[str, str] = {
     "cumprod": "prod",
     "cumulative_sum": "sum",
     "cumulative_prod": "prod",
+    # numpy's nancumsum/nancumprod: NaNs count as 0 / 1 (functions only, as in numpy)
+    "nancumsum": "nansum",
+    "nancumprod": "nanprod",
 }
 
 

@@ -1,5 +1,7 @@
 # mypy: disable-error-code="call-arg,var-annotated,import-untyped"
-"""Cumulative sums and products (numba), one pass over memory.
+"""Cumulative sums and products (numba), one pass over memory; with ``nan`` (``nancumsum``,
+``nancumprod``) a NaN input counts as the identity (0 / 1), numpy's NaN replacement without
+its copy of the input.
 
 The input is viewed as ``(O, R, I)`` scanned along ``R``: ``I == 1`` is a row scan (a
 sequential loop per row), ``I > 1`` a column scan (row ``k`` of the output is row ``k - 1``
@@ -39,7 +41,17 @@ _SUPPORTED = frozenset("?bhilqBHILQfd")
 
 
 @njit(inline="always")
-def _row_task(x: Any, out: Any, prod: bool, init: int, acc0: Any, narrow: bool, o: int) -> None:
+def _term(acc0: Any, v: Any, nan: bool) -> Any:
+    """``v`` in the accumulator's type (that of the identity ``acc0``); with ``nan`` a NaN
+    ``v`` is the identity (numpy's nancumsum/nancumprod replace NaNs by 0 / 1)."""
+    t = _as(acc0, v)
+    return acc0 if nan and t != t else t
+
+
+@njit(inline="always")
+def _row_task(
+    x: Any, out: Any, prod: bool, nan: bool, init: int, acc0: Any, narrow: bool, o: int
+) -> None:
     """out[o, init + k] = acc0 (+|*) x[o, 0] ... x[o, k]. A float32 sum runs in float64; a
     row whose float32 results overflow is finished as numpy's float32 sum (``_overflowed``)."""
     acc = acc0
@@ -49,18 +61,18 @@ def _row_task(x: Any, out: Any, prod: bool, init: int, acc0: Any, narrow: bool, 
     ys = out[o, init:]
     if prod:
         for k in range(xs.shape[0]):
-            acc = acc * _as(acc, xs[k])
+            acc = acc * _term(acc0, xs[k], nan)
             ys[k] = acc
     else:
         for k in range(xs.shape[0]):
-            acc = acc + _as(acc, xs[k])
+            acc = acc + _term(acc0, xs[k], nan)
             ys[k] = acc
         if narrow:  # float32 results of a float64 sum
-            _overflowed(xs, ys)
+            _overflowed(xs, ys, nan)
 
 
 @njit(inline="always")
-def _overflowed(xs: Any, ys: Any) -> None:
+def _overflowed(xs: Any, ys: Any, nan: bool) -> None:
     """From the first inf of the float32 running sum ``ys`` on: numpy's float32 sum stays
     inf (or turns NaN on ``inf - inf``) where the float64 one came back to finite values."""
     seen = False  # a vectorised check first (the row is in cache): overflow is rare
@@ -76,52 +88,64 @@ def _overflowed(xs: Any, ys: Any) -> None:
     if first < 0:
         return
     acc = ys[first]
+    zero = _as(acc, 0)
     for k in range(first + 1, ys.shape[0]):
-        acc = acc + _as(acc, xs[k])
+        acc = acc + _term(zero, xs[k], nan)
         ys[k] = acc
 
 
 @kernel()
-def _scan_rows(x: Any, out: Any, prod: bool, init: int, acc0: Any, narrow: bool) -> None:
+def _scan_rows(x: Any, out: Any, prod: bool, nan: bool, init: int, acc0: Any, narrow: bool) -> None:
     """Row scans of x (O, R) into out (O, R + init), one row at a time; serial."""
     for o in range(x.shape[0]):
-        _row_task(x, out, prod, init, acc0, narrow, o)
+        _row_task(x, out, prod, nan, init, acc0, narrow, o)
 
 
 @kernel(parallel=True)
-def _scan_rows_par(x: Any, out: Any, prod: bool, init: int, acc0: Any, narrow: bool) -> None:
+def _scan_rows_par(
+    x: Any, out: Any, prod: bool, nan: bool, init: int, acc0: Any, narrow: bool
+) -> None:
     """_scan_rows with rows in parallel."""
     for o in prange(x.shape[0]):
-        _row_task(x, out, prod, init, acc0, narrow, o)
+        _row_task(x, out, prod, nan, init, acc0, narrow, o)
 
 
 @kernel()
 def _scan_columns(
-    x: Any, out: Any, prod: bool, init: int, acc0: Any, narrow: bool, wb: int
+    x: Any, out: Any, prod: bool, nan: bool, init: int, acc0: Any, narrow: bool, wb: int
 ) -> None:
     """Column scan of (O, R, I) in blocks of ``wb`` columns (float64 running row for float32
     sums: ``acc``); serial."""
     w = x.shape[2]
     acc = np.full(min(w, wb), acc0)
     for t in range(x.shape[0] * (-(-w // wb))):
-        _columns_task(x, out, prod, init, acc0, narrow, wb, t, acc)
+        _columns_task(x, out, prod, nan, init, acc0, narrow, wb, t, acc)
 
 
 @kernel(parallel=True)
 def _scan_columns_par(
-    x: Any, out: Any, prod: bool, init: int, acc0: Any, narrow: bool, wb: int
+    x: Any, out: Any, prod: bool, nan: bool, init: int, acc0: Any, narrow: bool, wb: int
 ) -> None:
     """_scan_columns with (row, column block) tasks in parallel."""
     w = x.shape[2]
     nb = -(-w // wb)
     for t in prange(x.shape[0] * nb):
         acc = np.full(min(w, wb), acc0)
-        _columns_task(x, out, prod, init, acc0, narrow, wb, t, acc)
+        _columns_task(x, out, prod, nan, init, acc0, narrow, wb, t, acc)
 
 
 @njit(inline="always")
 def _columns_task(
-    x: Any, out: Any, prod: bool, init: int, acc0: Any, narrow: bool, wb: int, t: int, acc: Any
+    x: Any,
+    out: Any,
+    prod: bool,
+    nan: bool,
+    init: int,
+    acc0: Any,
+    narrow: bool,
+    wb: int,
+    t: int,
+    acc: Any,
 ) -> None:
     nb = -(-x.shape[2] // wb)
     o = t // nb
@@ -139,17 +163,17 @@ def _columns_task(
         ys = out[o, k + init, j0:j1]
         if prod:
             for j in range(w):
-                acc[j] = acc[j] * _as(acc0, xs[j])
+                acc[j] = acc[j] * _term(acc0, xs[j], nan)
                 ys[j] = acc[j]
         elif narrow:  # float32 results of a float64 sum: inf once they overflow (numpy's)
             for j in range(w):
-                acc[j] = acc[j] + _as(acc0, xs[j])
+                acc[j] = acc[j] + _term(acc0, xs[j], nan)
                 ys[j] = acc[j]
                 y = ys[j]
                 acc[j] = y if abs(y) == np.inf else acc[j]
         else:
             for j in range(w):
-                acc[j] = acc[j] + _as(acc0, xs[j])
+                acc[j] = acc[j] + _term(acc0, xs[j], nan)
                 ys[j] = acc[j]
 
 
@@ -160,7 +184,8 @@ def _parallel(size: int) -> bool:
 
 
 def scan(op: str, a: Array, axis: int, dtype: np.dtype[Any], include_initial: bool) -> Array | None:
-    """Scan ``op`` ("sum"/"prod") of ``a`` along ``axis`` in ``dtype``; ``None``: numpy runs it."""
+    """Scan ``op`` ("sum"/"prod", "nansum"/"nanprod": a NaN counts as 0 / 1) of ``a`` along
+    ``axis`` in ``dtype``; ``None``: numpy runs it."""
     if (
         a.dtype.char not in _SUPPORTED
         or np.dtype(dtype).char not in "lLfd"
@@ -177,7 +202,8 @@ def scan(op: str, a: Array, axis: int, dtype: np.dtype[Any], include_initial: bo
         if not dims or min(dims, key=lambda d: abs(a.strides[d])) == axis:
             return None  # along the innermost dim: numpy's strided loop beat a copy + kernel
         a = np.ascontiguousarray(a)  # a strided axis: copy + kernel ran 2.4-15x numpy
-    prod = op == "prod"
+    prod = op.endswith("prod")
+    nan = op.startswith("nan") and a.dtype.kind == "f"  # ints and bool have no NaN
     o = math.prod(a.shape[:axis])
     r = a.shape[axis]
     i = math.prod(a.shape[axis + 1 :])
@@ -195,8 +221,8 @@ def scan(op: str, a: Array, axis: int, dtype: np.dtype[Any], include_initial: bo
     par = _parallel(a.size)
     if i == 1:
         rows = (x.reshape(o, r), out3.reshape(o, r + init))  # C layout: contiguous loops
-        (_scan_rows_par if par and o > 1 else _scan_rows)(*rows, prod, init, acc0, narrow)
+        (_scan_rows_par if par and o > 1 else _scan_rows)(*rows, prod, nan, init, acc0, narrow)
     else:
         wb = 4096
-        (_scan_columns_par if par else _scan_columns)(x, out3, prod, init, acc0, narrow, wb)
+        (_scan_columns_par if par else _scan_columns)(x, out3, prod, nan, init, acc0, narrow, wb)
     return out
