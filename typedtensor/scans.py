@@ -54,11 +54,12 @@ def _scan(
         result_dtype = BY_NAME[rules.result_dtype(rule, t.dtype.name)].numpy_dtype
     else:
         result_dtype = np.dtype(as_dtype_class(dtype).numpy_dtype)
-    a = data.reshape(-1) if axis is None or data.ndim == 0 else data
-    if type(a) is not np.ndarray:
+    flatten = axis is None or data.ndim == 0
+    if type(data) is not np.ndarray:
         from ._dask.tensor import scan_dask
 
-        return scan_dask(op, a, ax, result_dtype, bool(include_initial), out, name)
+        return scan_dask(op, data, ax, result_dtype, bool(include_initial), out, name, flatten)
+    a = data.reshape(-1) if flatten else data
     result = _run_scan(op, a, ax, result_dtype, bool(include_initial))
     return _store(result, out, name)
 

@@ -417,14 +417,8 @@ def test_nan_scans_equal_numpy(op: str, draw: st.DataObject) -> None:
         if a.ndim:  # an all-NaN slice of the last axis
             a[..., draw.draw(st.integers(0, shape[-1] - 1), label="all-NaN index")] = np.nan
     axis = draw.draw(st.sampled_from([None, *range(-max(a.ndim, 1), max(a.ndim, 1))]))
-    # dask's reshape cannot flatten an empty rank >= 2 array, nor some with 0-size chunks
-    # (tt.cumsum fails there alike): axis=None of rank >= 2 gets neither
-    flat = axis is None and a.ndim > 1
-    if flat and a.size == 0:
-        axis = -1
     chunks = tuple(
-        draw.draw(st.sampled_from([n or 1, 1, max(n // 2, 1), (0, n) if n and not flat else 1]))
-        for n in shape
+        draw.draw(st.sampled_from([n or 1, 1, max(n // 2, 1), (0, n) if n else 1])) for n in shape
     )
     target = draw.draw(st.sampled_from([None, None, "float64", tt.float32, np.dtype("int64")]))
     counted = Counted(a, chunks)
@@ -440,3 +434,20 @@ def test_nan_scans_equal_numpy(op: str, draw: st.DataObject) -> None:
         np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
     else:
         np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("op", ["cumsum", "nancumsum", "cumprod"])
+@pytest.mark.parametrize(
+    ("shape", "chunks"),
+    [((0, 3), (1, 2)), ((3, 0), (2, 1)), ((2, 0, 3), (1, 1, 2)), ((4, 0), ((2, 0, 2), (0,)))],
+)
+def test_scans_flatten_empty_arrays(op: str, shape: tuple[int, ...], chunks: Any) -> None:
+    # axis=None of an empty rank >= 2 array: dask's reshape cannot flatten it; numpy gives (0,)
+    a = np.zeros(shape, np.float32)
+    got = getattr(tt, op)(tt.asarray(da.from_array(a, chunks=chunks))).compute().numpy()
+    want = getattr(np, op)(a)
+    assert got.shape == want.shape == (0,) and got.dtype == want.dtype
+    initial = tt.cumulative_sum(
+        tt.asarray(da.from_array(a[..., :0].ravel(), chunks=1)), include_initial=True
+    )
+    np.testing.assert_array_equal(initial.compute().numpy(), np.zeros(1, np.float32))

@@ -323,10 +323,12 @@ def scan_dask(
     include_initial: bool,
     out: AnyTensor | None,
     name: str,
+    flatten: bool = False,
 ) -> AnyTensor:
     """A validated scan (``typedtensor.scans``) of a dask array, lazily: ``dask.array.cumsum``,
     ``cumprod``, ``nancumsum`` or ``nancumprod`` (``op`` ``"sum"``, ``"prod"``, ``"nansum"``,
-    ``"nanprod"``) along ``axis`` in ``dtype``, the identity first when ``include_initial``.
+    ``"nanprod"``) along ``axis`` in ``dtype``, the identity first when ``include_initial``;
+    ``flatten``: of the flattened array (``axis=None``, rank 0), ``axis`` then 0.
 
     Every step runs in ``dtype`` (integers wrap exactly as numpy's), but dask scans each chunk
     on its own and then adds (multiplies) the running total of the chunks before it, where
@@ -336,6 +338,8 @@ def scan_dask(
     another step. Without or with ``dtype=`` alike; numpy's exact sequence would need each
     chunk's scan to wait for the one before it (no parallelism along ``axis``)."""
     _no_out(out, name)
+    if flatten:  # dask's reshape cannot flatten an empty array with several chunks
+        array = array.reshape(-1) if array.size else da.zeros((0,), dtype=array.dtype)
     along = array.chunks[axis]
     if 0 in along and len(along) > 1:  # dask's scan fails on 0-size chunks: drop them
         array = array.rechunk({axis: tuple(c for c in along if c) or (0,)})
