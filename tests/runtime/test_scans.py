@@ -159,6 +159,26 @@ def test_numba_scans_match_the_reference(op: str, data: st.DataObject) -> None:
         np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.parametrize("op", ["sum", "nansum", "prod"])
+@pytest.mark.parametrize("shape_axis", [((7,), 0), ((3, 7), 1), ((7, 3), 0), ((2, 7, 3), 1)])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_numba_scans_keep_the_sign_of_zero(op: str, shape_axis: Any, dtype: str) -> None:
+    # a running sum of -0.0s is -0.0 in numpy (it starts from the first element): the kernels
+    # start from -0.0; a NaN of nancumsum counts as +0.0, and include_initial writes +0.0
+    from typedtensor._backend import _scan
+    from typedtensor._backend._numba import scans
+
+    shape, axis = shape_axis
+    a = np.full(shape, -0.0, dtype)
+    a[..., -1] = np.nan if op == "nansum" else 2.0
+    for initial in (False, True):
+        got = scans.scan(op, a, axis, np.dtype(dtype), initial)
+        want = _scan.reference_scan(op, a, axis, np.dtype(dtype), initial)
+        assert got is not None and got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_float32_overflow_stays_inf_as_numpy(backend: str, dtype: str) -> None:
     """numpy's float32 running sum stays inf once it overflows (NaN after inf - inf): the

@@ -49,12 +49,20 @@ def _term(acc0: Any, v: Any, nan: bool) -> Any:
 
 
 @njit(inline="always")
+def _start(acc0: Any, prod: bool) -> Any:
+    """The running value before the first element: -0.0 for a float sum (IEEE's additive
+    identity: -0.0 + -0.0 stays -0.0, as numpy's scan, which starts from the first element),
+    else the identity ``acc0`` (the value ``include_initial`` writes and a NaN counts as)."""
+    return acc0 if prod else _as(acc0, -0.0)
+
+
+@njit(inline="always")
 def _row_task(
     x: Any, out: Any, prod: bool, nan: bool, init: int, acc0: Any, narrow: bool, o: int
 ) -> None:
     """out[o, init + k] = acc0 (+|*) x[o, 0] ... x[o, k]. A float32 sum runs in float64; a
     row whose float32 results overflow is finished as numpy's float32 sum (``_overflowed``)."""
-    acc = acc0
+    acc = _start(acc0, prod)
     if init:
         out[o, 0] = acc0
     xs = x[o]
@@ -152,8 +160,9 @@ def _columns_task(
     j0 = (t % nb) * wb
     j1 = min(j0 + wb, x.shape[2])
     w = j1 - j0
+    start = _start(acc0, prod)
     for j in range(w):
-        acc[j] = acc0
+        acc[j] = start
     if init:
         first = out[o, 0, j0:j1]
         for j in range(w):
