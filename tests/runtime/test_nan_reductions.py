@@ -21,7 +21,7 @@ import typedtensor as tt
 
 from ._strategies import LAYOUTS, Case, _relayout, axis_spellings, shapes
 
-#: the dtypes these ops run on both backends (float16/complex: helper D1's dtypes, numpy only)
+#: the dtypes these ops run on both backends (float16 and complex: numpy's loops on every one)
 CLASSIC = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
            "float32", "float64"]  # fmt: skip
 
