@@ -224,9 +224,9 @@ def check_dtype_argument(name: str, dtype: str, named: str) -> None:
     Traceback (most recent call last):
     ...
     typedtensor._rules.errors.DTypeArgumentError: std(dtype=int32): std computes in the dtype= \
-given, and in an integer or bool dtype numpy truncates every squared deviation (and its std \
-raises for array results); pass a float dtype such as dtype=float64, then .astype() the result \
-if integers are needed
+given, and in an integer or bool dtype numpy truncates every squared deviation (and numpy's \
+std raises for array results); pass a float dtype such as dtype=float64, then .astype() the \
+result if integers are needed
     """
     variance = name in INEXACT_DTYPE_ARGUMENT
     if variance and named not in _FLOAT_OR_COMPLEX:
