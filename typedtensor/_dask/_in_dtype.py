@@ -97,21 +97,20 @@ def reduce_in_dtype(
     p = functools.partial
     pdt = partial_dtype(dtype)
     out_ndim = array.ndim if keepdims else array.ndim - len(axes)
-    combine = p(combine_sums, dtype=dtype)
+    tree = p(
+        da.reduction,
+        axis=axes,
+        keepdims=keepdims,
+        dtype=dtype,
+        split_every=split_every,
+        combine=p(combine_sums, dtype=dtype),
+        concatenate=True,
+        meta=np.empty((0,) * out_ndim, dtype),
+        name=f"typedtensor-{name}-in-{dtype}",
+    )
     if name in _MEANS:
-        return da.reduction(
-            array,
-            p(_chunk_step, dtype=dtype, skip_nan=skip_nan),
-            p(mean_aggregate, dtype=dtype),
-            axis=axes,
-            keepdims=keepdims,
-            dtype=dtype,
-            split_every=split_every,
-            combine=combine,
-            concatenate=True,
-            meta=np.empty((0,) * out_ndim, dtype),
-            name=f"typedtensor-{name}-in-{dtype}",
-        )
+        chunk = p(_chunk_step, dtype=dtype, skip_nan=skip_nan)
+        return tree(array, chunk, p(mean_aggregate, dtype=dtype))
     mean_name = "nanmean" if skip_nan else "mean"
     mean = reduce_in_dtype(array, mean_name, axes, False, {}, dtype, split_every)
     index = tuple(range(array.ndim))
@@ -135,19 +134,7 @@ def reduce_in_dtype(
         skip_nan=skip_nan,
         sqrt=name.endswith("std"),
     )
-    return da.reduction(
-        squares,
-        _pass_through,
-        aggregate,
-        axis=axes,
-        keepdims=keepdims,
-        dtype=dtype,
-        split_every=split_every,
-        combine=combine,
-        concatenate=True,
-        meta=np.empty((0,) * out_ndim, dtype),
-        name=f"typedtensor-{name}-in-{dtype}",
-    )
+    return tree(squares, _pass_through, aggregate)
 
 
 def partial_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
