@@ -266,6 +266,10 @@ def test_which_dtypes_follow_numpy() -> None:
     assert f("nanvar", d("float16"), d("float64"))
     assert f("nanstd", d("complex64"), d("complex128"))
     assert not f("nanvar", d("float64"), d("float64"))
+    assert f("var", d("float16"), None)  # numpy's default for float16 is float16 itself
+    assert f("nanstd", d("float16"), None)
+    assert not f("var", d("float32"), None)
+    assert not f("mean", d("float16"), None)  # numpy sums float16 in float32 for the mean
 
 
 def test_default_path_builds_the_one_pass_tree() -> None:
@@ -283,3 +287,16 @@ def test_the_variance_rejects_an_integer_dtype_at_graph_construction(op: str) ->
     x = _dask(np.arange(12, dtype=np.int16).reshape(4, 3), (2, 2))
     with pytest.raises(TypeError, match=f"{op}\\(dtype=int8\\): {op} computes in the dtype="):
         getattr(tt, op)(x, axis=0, dtype="int8")
+
+
+@pytest.mark.parametrize("op", ["var", "std", "nanvar", "nanstd"])
+def test_float16_moments_without_dtype_overflow_as_numpy(op: str) -> None:
+    # numpy computes them in float16: squares of +-100 deviations sum past 65504 along axis 1
+    a = np.where(np.arange(200).reshape(10, 20) % 2, 100, -100).astype(np.float16)
+    a[0, 0] = np.nan
+    got = getattr(tt, op)(_dask(a, (4, 6)), axis=1).compute().numpy()
+    want = getattr(np, op)(a, axis=1)
+    assert got.dtype == want.dtype == np.float16
+    np.testing.assert_array_equal(np.isinf(got), np.isinf(want))
+    assert np.isinf(want).any()
+    np.testing.assert_allclose(got, want, rtol=1e-2, equal_nan=True)

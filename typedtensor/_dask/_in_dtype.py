@@ -64,9 +64,15 @@ def follows_numpy(name: str, in_dtype: np.dtype[Any], dtype: np.dtype[Any] | Non
     - nanvar, nanstd: as var, and also a float64/complex128 ``dtype`` on a float16, float32 or
       complex64 input: numpy writes the deviations back into a copy of the input, so they are
       rounded to, and squared in, the input's dtype (float16 squares overflow past 256).
+    - without ``dtype``, var/std and nanvar/nanstd of float16 input: numpy computes them in
+      float16 (the sum of squares is inf past 65504, ``x.var()`` of 100 values of +-100), the
+      float64 trees would not. (float32 input: numpy's float32 sum of squares overflows only
+      for a variance above ~3.4e38 / n; the one-pass trees stay, for speed.)
     """
     if dtype is None:
-        return False
+        if name not in _MOMENTS or in_dtype != np.float16:
+            return False
+        dtype = in_dtype
     if name in _MEANS:
         return dtype not in _WIDE
     if name not in _MOMENTS or dtype.kind not in "fc":
