@@ -192,9 +192,8 @@ def dtype_argument_cases() -> list[Case]:
             for rank in range(4):
                 for axis in (None, 0, -1, rank):
                     i = next(counter)
+                    # an integer class for var/std: an error in the plugin and at run time
                     target = DTYPE_ARG_CLASSES[i % len(DTYPE_ARG_CLASSES)]
-                    if op in ("var", "std") and not target.startswith(("float", "complex")):
-                        target = "float64"  # numpy's integer var/std truncate: not offered
                     args = f"{axis}, {bool(i % 3 == 0)}, dtype=tt.{target}"
                     x = tensor_name(rank, src)
                     expr = f"{x}.{op}({args})" if i % 2 else f"tt.{op}({x}, {args})"
