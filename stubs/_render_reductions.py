@@ -139,7 +139,7 @@ def dtype_overload(
     type under pyright, an error under the plugin and at run time)."""
     if "dtype" not in [p.name for p in params]:
         return []
-    typevar = INEXACT_DTYPE_TYPEVAR if op in rules.INEXACT_DTYPE_ARGUMENT else DTYPE_TYPEVAR
+    typevar = INEXACT_DTYPE_TYPEVAR if op in rules.VARIANCES else DTYPE_TYPEVAR
     base = _out_none(_with_receiver(params, first, receiver))
     # required, so keyword-only (a positional dtype after defaulted parameters could not be)
     named = [p for p in base if p.name != "dtype"]

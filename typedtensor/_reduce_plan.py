@@ -98,10 +98,6 @@ def clear_plans() -> None:
     SMALL_PLANS.clear()
 
 
-#: var/std and their NaN-aware forms: numpy's own functions for complex input in a real dtype
-_VARIANCES = rules.INEXACT_DTYPE_ARGUMENT
-
-
 def _int_tuple(axis: tuple[object, ...]) -> bool:
     for item in axis:
         if type(item) is not int:
@@ -128,7 +124,7 @@ def _plan(
     run = runner(
         backend, op, a.shape, a.strides, a.itemsize, axes, bool(keepdims), result_dtype, a.dtype
     )
-    if named and a.dtype.kind == "c" and result_dtype.kind != "c" and name in _VARIANCES:
+    if named and a.dtype.kind == "c" and result_dtype.kind != "c" and name in rules.VARIANCES:
         run = complex_variance_in_real_dtype(name, axes, bool(keepdims), result_dtype)
     if spec.norm_mode:  # norm_lp_max and friends: the norm with their mode
         run = _with_mode(run, spec.norm_mode)

@@ -37,6 +37,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .. import _rules as rules
+from ._partials import keep_shape
+from ._trees import chunk_step, pass_through, squeeze_reduced
+
 __all__ = ["follows_numpy", "reduce_in_dtype"]
 
 Array = npt.NDArray[Any]
@@ -45,7 +49,6 @@ DaskArray = Any  # dask.array.Array (dask is an optional dependency)
 _WIDE = (np.dtype(np.float64), np.dtype(np.complex128))
 _NARROW_INEXACT = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.complex64))
 _MEANS = ("mean", "nanmean")
-_MOMENTS = ("var", "std", "nanvar", "nanstd")
 
 
 def follows_numpy(name: str, in_dtype: np.dtype[Any], dtype: np.dtype[Any] | None) -> bool:
@@ -70,12 +73,12 @@ def follows_numpy(name: str, in_dtype: np.dtype[Any], dtype: np.dtype[Any] | Non
       for a variance above ~3.4e38 / n; the one-pass trees stay, for speed.)
     """
     if dtype is None:
-        if name not in _MOMENTS or in_dtype != np.float16:
+        if name not in rules.VARIANCES or in_dtype != np.float16:
             return False
         dtype = in_dtype
     if name in _MEANS:
         return dtype not in _WIDE
-    if name not in _MOMENTS or dtype.kind not in "fc":
+    if name not in rules.VARIANCES or dtype.kind not in "fc":
         return False
     if in_dtype.kind == "c" and dtype.kind == "f":
         return True  # the mean cast to the real dtype (its imaginary part dropped), as numpy
@@ -103,7 +106,7 @@ def reduce_in_dtype(
     p = functools.partial
     pdt = partial_dtype(dtype)
     out_ndim = array.ndim if keepdims else array.ndim - len(axes)
-    tree = p(
+    sum_tree = p(
         da.reduction,
         axis=axes,
         keepdims=keepdims,
@@ -115,8 +118,8 @@ def reduce_in_dtype(
         name=f"typedtensor-{name}-in-{dtype}",
     )
     if name in _MEANS:
-        chunk = p(_chunk_step, dtype=dtype, skip_nan=skip_nan)
-        return tree(array, chunk, p(mean_aggregate, dtype=dtype))
+        chunk = p(chunk_step, step=p(sum_count_chunk, dtype=dtype, skip_nan=skip_nan))
+        return sum_tree(array, chunk, p(mean_aggregate, dtype=dtype))
     mean_name = "nanmean" if skip_nan else "mean"
     mean = reduce_in_dtype(array, mean_name, axes, False, {}, dtype, split_every)
     index = tuple(range(array.ndim))
@@ -140,16 +143,12 @@ def reduce_in_dtype(
         skip_nan=skip_nan,
         sqrt=name.endswith("std"),
     )
-    return tree(squares, _pass_through, aggregate)
+    return sum_tree(squares, p(chunk_step, step=pass_through), aggregate)
 
 
 def partial_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
     """The partials: a count (elements, or non-NaNs) and a sum in ``dtype``."""
     return np.dtype([("n", np.int64), ("s", dtype)])
-
-
-def _keep_shape(shape: tuple[int, ...], axes: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(1 if d in axes else s for d, s in enumerate(shape))
 
 
 def _nan_filled(x: Array) -> tuple[Array, Array]:
@@ -161,11 +160,12 @@ def _nan_filled(x: Array) -> tuple[Array, Array]:
 
 
 def sum_count_chunk(
-    x: Array, axis: tuple[int, ...], *, dtype: np.dtype[Any], skip_nan: bool
+    x: Array, axis: tuple[int, ...], keepdims: bool, *, dtype: np.dtype[Any], skip_nan: bool
 ) -> Array:
-    """A chunk's ``(n, s)`` over ``axis`` (kept at size 1): numpy's ``add.reduce(x, dtype)``
-    (NaNs as 0 and only non-NaNs counted with ``skip_nan``)."""
-    out = np.empty(_keep_shape(x.shape, axis), partial_dtype(dtype))
+    """A chunk's ``(n, s)`` over ``axis``, kept at size 1 whatever ``keepdims`` (the chunk
+    step's signature): numpy's ``add.reduce(x, dtype)`` (NaNs as 0 and only non-NaNs counted
+    with ``skip_nan``)."""
+    out = np.empty(keep_shape(x.shape, axis), partial_dtype(dtype))
     with np.errstate(all="ignore"):
         if skip_nan:
             arr, mask = _nan_filled(x)
@@ -177,35 +177,13 @@ def sum_count_chunk(
     return out
 
 
-def _chunk_step(
-    x: Array,
-    axis: tuple[int, ...],
-    keepdims: bool,
-    computing_meta: bool = False,
-    *,
-    dtype: np.dtype[Any],
-    skip_nan: bool,
-) -> Array | None:
-    """``sum_count_chunk`` as dask's chunk step (nothing while dask probes it with a meta)."""
-    if computing_meta:
-        return None
-    return sum_count_chunk(x, axis, dtype=dtype, skip_nan=skip_nan)
-
-
-def _pass_through(
-    x: Array, axis: tuple[int, ...], keepdims: bool, computing_meta: bool = False
-) -> Array | None:
-    """The chunk step of pass 2, whose partials ``squares_chunk`` made."""
-    return None if computing_meta else x
-
-
 def squares_chunk(
     x: Array, mean: Array, *, axes: tuple[int, ...], dtype: np.dtype[Any], skip_nan: bool
 ) -> Array:
     """A chunk's ``(n, s)`` of squared deviations from ``mean`` (its block, reduced axes
     dropped), as numpy's var (``skip_nan``: nanvar) computes and sums them in ``dtype``."""
     m = np.expand_dims(mean, axes)
-    out = np.empty(_keep_shape(x.shape, axes), partial_dtype(dtype))
+    out = np.empty(keep_shape(x.shape, axes), partial_dtype(dtype))
     with np.errstate(all="ignore"):
         if skip_nan:  # nanvar: deviations written back into the NaN-filled copy of x
             arr, mask = _nan_filled(x)
@@ -231,15 +209,11 @@ def squares_chunk(
 
 def combine_sums(x: Array, axis: tuple[int, ...], keepdims: bool, *, dtype: np.dtype[Any]) -> Array:
     """Merged ``(n, s)`` partials, kept at size 1: counts add, sums add in ``dtype``."""
-    out = np.empty(_keep_shape(x.shape, axis), x.dtype)
+    out = np.empty(keep_shape(x.shape, axis), x.dtype)
     with np.errstate(all="ignore"):
         out["n"] = np.add.reduce(x["n"], axis, keepdims=True)
         out["s"] = np.add.reduce(x["s"], axis, dtype=dtype, keepdims=True)
     return out
-
-
-def _squeeze(r: Array, axis: tuple[int, ...], keepdims: bool) -> Array:
-    return r if keepdims else r.reshape([s for d, s in enumerate(r.shape) if d not in axis])
 
 
 def mean_aggregate(
@@ -251,7 +225,7 @@ def mean_aggregate(
     s = np.array(merged["s"])
     with np.errstate(all="ignore"):
         np.true_divide(s, merged["n"], out=s, casting="unsafe")
-    return _squeeze(s, axis, keepdims)
+    return squeeze_reduced(s, axis, keepdims)
 
 
 def var_aggregate(
@@ -278,4 +252,4 @@ def var_aggregate(
             np.true_divide(v, np.maximum(n - correction, 0), out=v, casting="unsafe")
         if sqrt:
             np.sqrt(v, out=v)
-    return _squeeze(v, axis, keepdims)
+    return squeeze_reduced(v, axis, keepdims)

@@ -37,6 +37,7 @@ __all__ = [
     "arg_dtype",
     "fold",
     "identity_partial",
+    "keep_shape",
     "lse_pairs",
     "moments",
     "moments_dtype",
@@ -73,7 +74,8 @@ def arg_dtype(value_dtype: np.dtype[Any]) -> np.dtype[Any]:
     return np.dtype([("v", value_dtype), ("i", np.int64), ("r", np.bool_)])
 
 
-def _keep_shape(shape: tuple[int, ...], axes: tuple[int, ...]) -> tuple[int, ...]:
+def keep_shape(shape: tuple[int, ...], axes: tuple[int, ...]) -> tuple[int, ...]:
+    """``shape`` with the reduced ``axes`` kept at size 1 (a partial's shape)."""
     return tuple(1 if d in axes else s for d, s in enumerate(shape))
 
 
@@ -85,7 +87,7 @@ def identity_partial(
     shape: tuple[int, ...], axes: tuple[int, ...], fill: Any, partial_dtype: np.dtype[Any]
 ) -> Array:
     """The partial of a chunk that holds no element of the reduction (a 0-size chunk)."""
-    return np.full(_keep_shape(shape, axes), fill, dtype=partial_dtype)
+    return np.full(keep_shape(shape, axes), fill, dtype=partial_dtype)
 
 
 def reduced_chunk(
@@ -129,7 +131,7 @@ def moments(
     partial, one pass through the numba var kernels where they run. ``skip_nan``: counts,
     mean and m2 of the non-NaNs only (nanvar/nanstd, one pass of the numba NaN moment kernels
     for float chunks). A slice with n == 0 has mean 0, m2 0."""
-    out = np.empty(_keep_shape(x.shape, axis), moments_dtype(x.dtype))
+    out = np.empty(keep_shape(x.shape, axis), moments_dtype(x.dtype))
     if skip_nan and x.dtype.kind in "fc":
         n, mean, m2 = partials.nan_var_partials(x, axis, backend=backend)
         out["n"], out["mean"], out["m2"] = n, mean, m2
@@ -149,7 +151,7 @@ def nan_sum_count(
     pass of the numba NaN sum kernels for float chunks); without ``skip_nan`` every element
     counts (mean's partial where the array's chunk sizes are unknown, so the count cannot be
     known when the graph is built)."""
-    out = np.empty(_keep_shape(x.shape, axis), nan_sum_count_dtype(x.dtype))
+    out = np.empty(keep_shape(x.shape, axis), nan_sum_count_dtype(x.dtype))
     if not skip_nan:
         out["n"] = _reduced_count(x.shape, axis)
         out["s"] = sum_f8(x, axis, True, backend=backend)
@@ -164,7 +166,7 @@ def lse_pairs(x: Array, axis: tuple[int, ...], keepdims: bool, *, backend: str) 
     """The chunk's ``(m, s)`` over ``axis``: m its max, s = sum(exp(x - m)) (0 where m is
     -inf, 1 where m is inf or NaN), so logsumexp = m + log(s); one pass of the numba
     logsumexp kernels where they run."""
-    out = np.empty(_keep_shape(x.shape, axis), LSE)
+    out = np.empty(keep_shape(x.shape, axis), LSE)
     if _reduced_count(x.shape, axis) == 0:
         out["m"], out["s"] = -np.inf, 0.0
         return out
@@ -180,7 +182,7 @@ def power_sum(
     the norm's real dtype ``real``, as in memory. One pass of the numba kernels where they
     run."""
     if x.size == 0:
-        return np.zeros(_keep_shape(x.shape, axis), F8)
+        return np.zeros(keep_shape(x.shape, axis), F8)
     return partials.pow_sums(x, axis, p, real, backend=backend)
 
 
@@ -201,7 +203,7 @@ def arg_candidates(
     info = block_info[0]
     offsets = [start for start, _ in info["array-location"]]
     total_shape = tuple(info["shape"])
-    out = np.empty(_keep_shape(x.shape, axes), arg_dtype(x.dtype))
+    out = np.empty(keep_shape(x.shape, axes), arg_dtype(x.dtype))
     if _reduced_count(x.shape, axes) == 0 or x.size == 0:
         out["v"], out["i"], out["r"] = 0, -1, False
         return out

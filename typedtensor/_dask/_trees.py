@@ -11,6 +11,7 @@ index among equal values (the first NaN for argmax/argmin, as numpy) for ``(v, i
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -18,11 +19,12 @@ import numpy.typing as npt
 
 from .._backend._numpy_nan import all_nan_error
 from .._backend.norm_finish import norm_from_power_sum
-from ._partials import fold
+from ._partials import fold, keep_shape
 
 __all__ = [
     "arg_aggregate",
     "arg_combine",
+    "chunk_step",
     "lse_aggregate",
     "lse_combine",
     "moments_aggregate",
@@ -31,6 +33,7 @@ __all__ = [
     "nan_sum_count_combine",
     "norm_aggregate",
     "pass_through",
+    "squeeze_reduced",
     "ufunc_aggregate",
     "ufunc_combine",
 ]
@@ -38,12 +41,29 @@ __all__ = [
 Array = npt.NDArray[Any]
 
 
+def chunk_step(
+    x: Array,
+    axis: tuple[int, ...],
+    keepdims: bool,
+    computing_meta: bool = False,
+    *,
+    step: Callable[..., Array],
+) -> Array | None:
+    """A chunk's partial, ``step(x, axis, keepdims)``, as ``da.reduction``'s chunk function:
+    nothing while dask probes it with an empty ``meta`` (the partial's structured dtype would
+    not cast to the result dtype it expects)."""
+    if computing_meta:
+        return None
+    return step(x, axis, keepdims)
+
+
 def pass_through(x: Array, axis: tuple[int, ...], keepdims: bool) -> Array:
     """The chunk step of a tree whose partials were made beforehand (argmax's, by map_blocks)."""
     return x
 
 
-def _squeeze(r: Array, axis: tuple[int, ...], keepdims: bool) -> Array:
+def squeeze_reduced(r: Array, axis: tuple[int, ...], keepdims: bool) -> Array:
+    """A merged result kept at size 1 over ``axis``, those dims dropped unless ``keepdims``."""
     return r if keepdims else r.reshape([s for d, s in enumerate(r.shape) if d not in axis])
 
 
@@ -117,13 +137,13 @@ def moments_aggregate(
             v = m2 / np.maximum(dof, 0.0)
         if sqrt:
             v = np.sqrt(v)
-    return _squeeze(np.asarray(v, dtype=result_dtype), axis, keepdims)
+    return squeeze_reduced(np.asarray(v, dtype=result_dtype), axis, keepdims)
 
 
 # --------------------------------------------------------------------------- nanmean
 def nan_sum_count_combine(x: Array, axis: tuple[int, ...], keepdims: bool) -> Array:
     """Merged ``(n, s)`` partials: counts and sums add."""
-    out = np.empty(_keep(x.shape, axis), x.dtype)
+    out = np.empty(keep_shape(x.shape, axis), x.dtype)
     out["n"] = fold(np.add, x["n"], axis, None, None, True)
     out["s"] = fold(np.add, x["s"], axis, None, None, True)
     return out
@@ -136,11 +156,7 @@ def nan_mean_aggregate(
     merged = nan_sum_count_combine(x, axis, True)
     with np.errstate(invalid="ignore", divide="ignore"):
         r = merged["s"] / merged["n"]
-    return _squeeze(np.asarray(r, dtype=result_dtype), axis, keepdims)
-
-
-def _keep(shape: tuple[int, ...], axis: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(1 if d in axis else s for d, s in enumerate(shape))
+    return squeeze_reduced(np.asarray(r, dtype=result_dtype), axis, keepdims)
 
 
 # --------------------------------------------------------------------------- logsumexp
@@ -170,7 +186,7 @@ def lse_aggregate(
     m, s = _merge_lse(x, axis)
     with np.errstate(invalid="ignore", divide="ignore"):
         r = m + np.log(s)
-    return _squeeze(np.asarray(r, dtype=result_dtype), axis, keepdims)
+    return squeeze_reduced(np.asarray(r, dtype=result_dtype), axis, keepdims)
 
 
 # --------------------------------------------------------------------------- norms
@@ -245,4 +261,4 @@ def arg_aggregate(
     chosen = _select(x, axis, ismax)
     if skip_nan and not chosen["r"].all():
         raise all_nan_error()
-    return _squeeze(np.ascontiguousarray(chosen["i"]), axis, keepdims)
+    return squeeze_reduced(np.ascontiguousarray(chosen["i"]), axis, keepdims)

@@ -112,7 +112,7 @@ def reduce_dask(
     out_ndim = array.ndim if keepdims else array.ndim - len(axes)
     return da.reduction(
         array,
-        functools.partial(_chunk_step, step=chunk),
+        functools.partial(tree.chunk_step, step=chunk),
         aggregate,
         axis=axes,
         keepdims=keepdims,
@@ -123,21 +123,6 @@ def reduce_dask(
         meta=np.empty((0,) * out_ndim, out_dtype),
         name=f"typedtensor-{name}",
     )
-
-
-def _chunk_step(
-    x: Array,
-    axis: tuple[int, ...],
-    keepdims: bool,
-    computing_meta: bool = False,
-    *,
-    step: Callable[..., Array],
-) -> Array | None:
-    """A chunk's partial; nothing while dask probes the chunk function with an empty ``meta``
-    (the partial's structured dtype would not cast to the result dtype it expects)."""
-    if computing_meta:
-        return None
-    return step(x, axis, keepdims)
 
 
 Steps = tuple[Callable[..., Array], Callable[..., Array], Callable[..., Array], np.dtype[Any]]
@@ -354,7 +339,7 @@ def _arg_tree(
     out_ndim = array.ndim if keepdims else array.ndim - len(axes)
     return da.reduction(
         candidates,
-        functools.partial(_chunk_step, step=tree.pass_through),
+        functools.partial(tree.chunk_step, step=tree.pass_through),
         functools.partial(tree.arg_aggregate, ismax=ismax, skip_nan=name.startswith("nan")),
         axis=axes,
         keepdims=keepdims,
@@ -393,7 +378,7 @@ def l2_normalize_dask(
     sums = da.reduction(
         x,
         functools.partial(
-            _chunk_step,
+            tree.chunk_step,
             step=functools.partial(part.power_sum, p=2.0, real=real, backend=get_backend()),
         ),
         functools.partial(tree.ufunc_aggregate, ufunc=np.add, result_dtype=real),

@@ -69,11 +69,11 @@ from .manipulation import (
     transpose_order,
 )
 from .statistical import (
-    INEXACT_DTYPE_ARGUMENT,
     L2_VARIANTS,
     NORM_MODES,
     REDUCTIONS,
     SCANS,
+    VARIANCES,
     ReductionSpec,
     check_dtype_argument,
     check_nonempty,
@@ -83,7 +83,7 @@ from .statistical import (
 )
 
 __all__ = [
-    "INEXACT_DTYPE_ARGUMENT",
+    "VARIANCES",
     "ArrayIndex",
     "AssignShapeError",
     "AxisRangeError",

@@ -14,7 +14,7 @@ from .dtypes import DTypeRule
 from .errors import DTypeArgumentError, EmptyReductionError, ScanAxisError
 
 __all__ = [
-    "INEXACT_DTYPE_ARGUMENT",
+    "VARIANCES",
     "L2_VARIANTS",
     "NORM_MODES",
     "REDUCTIONS",
@@ -203,8 +203,8 @@ empty reduction: the reduced dims of shape (3, 0) hold no elements and it has no
     )
 
 
-#: the reductions whose ``dtype=`` must be a float or complex dtype (``check_dtype_argument``)
-INEXACT_DTYPE_ARGUMENT: tuple[str, ...] = ("var", "std", "nanvar", "nanstd")
+#: the variance family: its ``dtype=`` must be a float or complex dtype (``check_dtype_argument``)
+VARIANCES: tuple[str, ...] = ("var", "std", "nanvar", "nanstd")
 _FLOAT_OR_COMPLEX = ("float16", "float32", "float64", "complex64", "complex128")
 
 
@@ -228,7 +228,7 @@ given, and in an integer or bool dtype numpy truncates every squared deviation (
 std raises for array results); pass a float dtype such as dtype=float64, then .astype() the \
 result if integers are needed
     """
-    variance = name in INEXACT_DTYPE_ARGUMENT
+    variance = name in VARIANCES
     if variance and named not in _FLOAT_OR_COMPLEX:
         raise DTypeArgumentError(
             f"{name}(dtype={named}): {name} computes in the dtype= given, and in an integer or "
