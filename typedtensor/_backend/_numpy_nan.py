@@ -55,10 +55,8 @@ def _nanvar(
 def _nanstd(
     a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any], correction: float
 ) -> Array:
-    # complex input and a real dtype is the default (a real result, cast afterwards)
-    acc = None if a.dtype.kind == "c" and dtype.kind != "c" else dtype
-    r = np.nanstd(a, axis=axes, keepdims=keepdims, ddof=correction, dtype=acc)
-    return np.asarray(r, dtype=dtype)
+    # numpy's nanstd is the square root of its nanvar, in the variance's dtype
+    return np.sqrt(_nanvar(a, axes, keepdims, dtype, correction))
 
 
 def _nanarg(
