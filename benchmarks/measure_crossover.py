@@ -9,6 +9,12 @@ threshold) and the numba backend's ``reduce`` (its Python dispatch included) on 
 4 KB to 16 MB, alternating the two, and prints the median ratio numpy/numba per size and the
 smallest size from which numba was faster at every larger size ("-": never). Kernels are
 compiled (or loaded from the disk cache) by a warm-up call that is not timed.
+
+``--direct`` times the plan-bound serial kernels instead (``_numba/direct.py``: one kernel call
+per reduction, what a plan runs from ``DIRECT_FROM_BYTES``), 16 KB to 16 MB, in the layouts they
+cover (``full``, ``rows``, ``columns``):
+
+    python benchmarks/measure_crossover.py --direct
 """
 
 from __future__ import annotations
@@ -22,10 +28,12 @@ from typing import Any
 import numpy as np
 
 from typedtensor._backend import _numba as nb
+from typedtensor._backend._numba.direct import direct_runner
 from typedtensor._backend._numpy_runners import numpy_runner
 from typedtensor._backend._routing import layout
 
 SIZES = [1 << k for k in range(12, 25, 2)]  # 4 KB .. 16 MB
+DIRECT_SIZES = [1 << k for k in range(14, 25)]  # 16 KB .. 16 MB, by factors of 2
 OPS: dict[str, tuple[str, dict[str, Any], str]] = {
     "sum": ("sum", {}, "same"),
     "prod": ("prod", {}, "same"),
@@ -87,31 +95,47 @@ def time_both(
     )
 
 
+def time_direct(
+    op: str, a: np.ndarray[Any, Any], axes: tuple[int, ...], rdt: Any, params: dict[str, Any]
+) -> list[float]:
+    """Median seconds of numpy's runner and of the plan-bound serial kernel on the same call."""
+    run = numpy_runner(op, axes, a.ndim, False, rdt, a.dtype, a.shape)
+    direct = direct_runner(op, a.shape, a.strides, axes, False, rdt, a.dtype, run)
+    assert direct is not None, (op, a.shape, axes)
+    return median_times([lambda: run(a, params), lambda: direct(a, params)])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ops", default=",".join(OPS))
     parser.add_argument("--dtypes", default="float32,float64")
     parser.add_argument("--layouts", default="full,rows,short_rows,columns")
     parser.add_argument("--json")
+    parser.add_argument("--direct", action="store_true", help="the plan-bound serial kernels")
     args = parser.parse_args()
+    sizes, timer = (DIRECT_SIZES, time_direct) if args.direct else (SIZES, time_both)
+    if args.direct and args.layouts == parser.get_default("layouts"):
+        args.layouts = "full,rows,columns"
     rows = []
     for label in args.ops.split(","):
         op, params, rule = OPS[label]
+        if args.direct and label == "l2_normalize":
+            continue
         for where in args.layouts.split(","):
             for dtype in args.dtypes.split(","):
                 ratios = []
-                for nbytes in SIZES:
+                for nbytes in sizes:
                     a, axes = array_for(where, nbytes // np.dtype(dtype).itemsize, dtype)
                     assert layout(a.shape, a.strides, axes) == where, (a.shape, where)
                     out = {"same": a.dtype, "bool": np.dtype(bool), "int64": np.dtype(np.int64)}
                     rdt = out[rule]
-                    t_np, t_nb = time_both(op, a, axes, rdt, params)
+                    t_np, t_nb = timer(op, a, axes, rdt, params)
                     ratios.append(t_np / t_nb)
                 wins_from = None
-                for i in range(len(SIZES) - 1, -1, -1):
+                for i in range(len(sizes) - 1, -1, -1):
                     if ratios[i] <= 1.0:
                         break
-                    wins_from = SIZES[i]
+                    wins_from = sizes[i]
                 row = {"op": label, "layout": where, "dtype": dtype, "ratios": ratios}
                 row["numba_from_bytes"] = wins_from
                 rows.append(row)
@@ -119,7 +143,7 @@ def main() -> None:
                 print(f"{label:12} {where:10} {dtype:8} {shown}  from {wins_from}", flush=True)
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"sizes": SIZES, "rows": rows}, f, indent=1)
+            json.dump({"sizes": sizes, "rows": rows}, f, indent=1)
 
 
 if __name__ == "__main__":

@@ -4,16 +4,19 @@ size where they win.
 ``runner(backend, op, shape, strides, itemsize, axes, keepdims, dtype)`` is called once per
 cached plan (``typedtensor/_reduce_plan.py``) and returns ``run(a, params) -> ndarray``. For the
 numba backend an input smaller than ``NUMBA_FROM_BYTES[op][layout]`` runs numpy's loops (so a
-program whose tensors are all small never imports numba nor compiles a kernel); from that size
-on the numba backend runs it. The numpy runners call the ufunc a numpy-backend function calls,
-without the Python wrappers around it (``np.sum`` costs ~1 us more than ``np.add.reduce``), so
-they give the numpy backend's answers bit for bit (tests/runtime/test_fast_paths.py); they are
-in ``_numpy_runners``.
+program whose tensors are all small never imports numba nor compiles a kernel), except in the
+ranges of ``DIRECT_FROM_BYTES``, where one serial kernel bound to the plan runs
+(``_numba/direct.py``: the backend's kernels without its per-call Python dispatch); from
+``NUMBA_FROM_BYTES`` on the numba backend's ``reduce`` runs it. The numpy runners call the
+ufunc a numpy-backend function calls, without the Python wrappers around it (``np.sum`` costs
+~1 us more than ``np.add.reduce``), so they give the numpy backend's answers bit for bit
+(tests/runtime/test_fast_paths.py); they are in ``_numpy_runners``.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 import os
 from collections.abc import Sequence
 from typing import Any
@@ -23,7 +26,15 @@ import numpy as np
 from . import reduce_with as _reduce_with
 from ._numpy_runners import Run, numpy_runner
 
-__all__ = ["NUMBA_FROM_BYTES", "Run", "layout", "min_numba_bytes", "numpy_runner", "runner"]
+__all__ = [
+    "DIRECT_FROM_BYTES",
+    "NUMBA_FROM_BYTES",
+    "Run",
+    "layout",
+    "min_numba_bytes",
+    "numpy_runner",
+    "runner",
+]
 
 
 #: numba never won up to 16 MB with serial kernels (numpy's SIMD loops for vertical sums,
@@ -150,6 +161,36 @@ NUMBA_FROM_BYTES: dict[str, dict[str, int | None]] = {
         "columns": _NEVER_UP_TO_16M,
     },
 }
+_KB = 1 << 10
+_MB = 1 << 20
+#: The plan-bound serial kernels (``_numba/direct.py``: one kernel call, no per-call Python
+#: dispatch), per op and layout: ``(from, below)`` bytes, ``below`` None for no upper bound.
+#: They run where the backend's own table (``NUMBA_FROM_BYTES``) still says numpy, for the
+#: layouts they take (C-contiguous, the reduced dims one block, not short rows); elsewhere
+#: numpy's loops run as before. Measured with ``benchmarks/measure_crossover.py --direct``
+#: (2026-11-25 03:00 UTC, load 0.6-0.9, serial, float32 and float64, 16 KB..16 MB by factors
+#: of 2, numpy's time over the kernel's): every entry is where both dtypes were faster at
+#: every size in the range, from 64 KB at the least (a program of small tensors never
+#: compiles a kernel). Over a strided axis (``columns``) the sums, max/min and any/all reach
+#: numpy's speed at 1-4 MB (both stream memory: 0.93-1.05x from there), so the range ends
+#: there; a full max/min/any/all/argmax and argmax/argmin over rows stay numpy's (its SIMD
+#: loops run 1.3-4x faster than the kernels), as does a float product over rows (0.91x: the
+#: kernel keeps numpy's order of multiplication) or over columns (0.98-1.09x).
+DIRECT_FROM_BYTES: dict[str, dict[str, tuple[int, int | None]]] = {
+    "sum": {"full": (64 * _KB, None), "rows": (64 * _KB, None), "columns": (64 * _KB, 4 * _MB)},
+    "prod": {"full": (64 * _KB, None)},
+    "mean": {"full": (64 * _KB, None), "rows": (64 * _KB, None), "columns": (64 * _KB, 4 * _MB)},
+    "max": {"rows": (64 * _KB, None), "columns": (64 * _KB, 1 * _MB)},
+    "min": {"rows": (64 * _KB, None), "columns": (64 * _KB, 1 * _MB)},
+    "any": {"rows": (64 * _KB, None), "columns": (64 * _KB, 1 * _MB)},
+    "all": {"rows": (64 * _KB, None), "columns": (64 * _KB, 1 * _MB)},
+    "argmax": {"columns": (64 * _KB, None)},
+    "argmin": {"columns": (64 * _KB, None)},
+    **{
+        op: {where: (64 * _KB, None) for where in ("full", "rows", "columns")}
+        for op in ("var", "std", "logsumexp", "norm")
+    },
+}
 #: ops missing from the table (new reductions) run numba from this size
 DEFAULT_NUMBA_FROM_BYTES = 1 << 20
 #: a reduced run of at most this many elements is a short row (the numba backend's narrow
@@ -182,6 +223,37 @@ def layout(shape: Sequence[int], strides: Sequence[int], axes: Sequence[int]) ->
     return "short_rows" if run <= SHORT_ROW else "rows"
 
 
+def one_reduced_block(
+    shape: tuple[int, ...], strides: tuple[int, ...], itemsize: int, axes: tuple[int, ...]
+) -> tuple[int, int, int] | None:
+    """``(O, R, I)`` for a C-contiguous layout whose reduced dims of size > 1 are adjacent
+    (dims of size 1 are skipped, as the canonical form drops them); ``None`` otherwise. The
+    layouts the numba backend's direct kernels read as one view (``_numba/direct.py``).
+
+    >>> one_reduced_block((4, 5, 6), (120, 24, 4), 4, (1, 2))
+    (4, 30, 1)
+    >>> one_reduced_block((4, 5, 6), (120, 24, 4), 4, (0, 2)) is None
+    True
+    """
+    expected = itemsize
+    for size, stride in zip(reversed(shape), reversed(strides), strict=True):
+        if size != 1 and stride != expected:
+            return None
+        expected *= size
+    kinds = [d in axes for d in range(len(shape)) if shape[d] != 1]
+    if True not in kinds:
+        return None
+    first, last = kinds.index(True), len(kinds) - 1 - kinds[::-1].index(True)
+    if not all(kinds[first : last + 1]):
+        return None
+    sizes = [s for s in shape if s != 1]
+    return (
+        math.prod(sizes[:first]),
+        math.prod(sizes[first : last + 1]),
+        math.prod(sizes[last + 1 :]),
+    )
+
+
 def numba_from_bytes(op: str, where: str) -> int | None:
     """The size (bytes) from which numba runs ``op`` in layout ``where`` (None: never)."""
     return NUMBA_FROM_BYTES.get(op, {}).get(where, DEFAULT_NUMBA_FROM_BYTES)
@@ -189,8 +261,9 @@ def numba_from_bytes(op: str, where: str) -> int | None:
 
 def min_numba_bytes(ops: Sequence[str] | None = None) -> int:
     """The smallest size (bytes) from which the numba backend runs any of ``ops`` (default:
-    every op, including those missing from the table) in any layout: below it every built-in
-    backend runs numpy's loops, so a plan does not depend on the strides nor the backend.
+    every op, including those missing from the table) in any layout, its direct kernels
+    (``DIRECT_FROM_BYTES``) included: below it every built-in backend runs numpy's loops, so
+    a plan does not depend on the strides nor the backend.
 
     >>> min_numba_bytes(("argmax",)) >= min_numba_bytes()
     True
@@ -199,6 +272,8 @@ def min_numba_bytes(ops: Sequence[str] | None = None) -> int:
     for op in NUMBA_FROM_BYTES if ops is None else ops:
         by_layout = NUMBA_FROM_BYTES.get(op, {"": DEFAULT_NUMBA_FROM_BYTES})
         sizes.extend(size for size in by_layout.values() if size is not None)
+    for op in DIRECT_FROM_BYTES if ops is None else ops:
+        sizes.extend(start for start, _ in DIRECT_FROM_BYTES.get(op, {}).values())
     return min(sizes, default=1 << 62)
 
 
@@ -228,14 +303,23 @@ def runner(
             nbytes *= size
         if nbytes == 0 or ndim == 0 or not axes:
             return numpy_runner(op, axes, ndim, keepdims, dtype, input_dtype, shape)
-        threshold = numba_from_bytes(op, layout(shape, strides, axes))
+        where = layout(shape, strides, axes)
+        threshold = numba_from_bytes(op, where)
         if threshold is None or nbytes < threshold:
+            start, below = DIRECT_FROM_BYTES.get(op, {}).get(where, (None, None))
+            in_range = start is not None and start <= nbytes and (below is None or nbytes < below)
+            block = one_reduced_block(shape, strides, itemsize, axes) if in_range else None
+            if block is not None and input_dtype is not None:
+                from ._numba.direct import direct_runner
+
+                general = _backend_runner(backend, op, axes, ndim, keepdims, dtype)
+                direct = direct_runner(
+                    op, shape, strides, axes, keepdims, dtype, input_dtype, general
+                )
+                if direct is not None:
+                    return direct
             return numpy_runner(op, axes, ndim, keepdims, dtype, input_dtype, shape)
-    run = functools.partial(_reduce_with, backend, op)
-    if not keepdims and len(axes) == ndim:
-        backend_run: Run = lambda a, params: np.asarray(run(a, axes, keepdims, dtype, **params))  # noqa: E731
-    else:
-        backend_run = lambda a, params: run(a, axes, keepdims, dtype, **params)  # noqa: E731
+    backend_run = _backend_runner(backend, op, axes, ndim, keepdims, dtype)
     if backend == "numba" and threshold == _NEVER_UP_TO_16M:
         # only the parallel kernels beat numpy here: numpy's loops while they would run serially
         fallback = numpy_runner(op, axes, ndim, keepdims, dtype, input_dtype, shape)
@@ -243,6 +327,16 @@ def runner(
             backend_run(a, params) if parallel_kernels_expected() else fallback(a, params)
         )
     return backend_run
+
+
+def _backend_runner(
+    backend: str, op: str, axes: tuple[int, ...], ndim: int, keepdims: bool, dtype: np.dtype[Any]
+) -> Run:
+    """The backend's own ``reduce`` for one plan."""
+    run = functools.partial(_reduce_with, backend, op)
+    if not keepdims and len(axes) == ndim:
+        return lambda a, params: np.asarray(run(a, axes, keepdims, dtype, **params))
+    return lambda a, params: run(a, axes, keepdims, dtype, **params)
 
 
 def idle_cores() -> bool:

@@ -1,0 +1,350 @@
+"""Serial kernels bound once per plan: the numba backend at the cost of one kernel call.
+
+The backend's ``reduce`` canonicalises its input, picks the stage kernels and sizes their
+partial results on every call (~13-25 us of Python, more than numpy's whole reduction of a
+256 KB array). A plan (``typedtensor/_reduce_plan.py``) is keyed on the shape, the strides,
+the dtype and the axes, so for one plan all of that is the same on every call. ``direct_runner``
+does it once, for the common case: a C-contiguous input whose reduced dims (those of size > 1)
+are one block, seen as ``(O, R, I)`` and reduced over ``R``, neither empty nor short rows. The
+``run(a, params)`` it returns reshapes ``a``, allocates the partial result and calls the serial
+kernel with exactly the arguments ``reduce`` passes it when its kernels run serially, then
+finishes as ``reduce`` does: the same answers bit for bit (tests/runtime/test_direct_kernels.py),
+for ``sum prod mean max min any all var std argmax argmin logsumexp norm``. The parallel
+kernels stay with ``reduce`` (``_routing.runner`` decides per call).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ... import _rules as rules
+from .._routing import one_reduced_block
+from ..norm_finish import norm_from_power_sum
+from . import _kernels as kern
+from ._stages import _WB, _WB_2PASS, _WB_VAR, _index_zero, _narrow, _rb
+
+__all__ = ["DIRECT_OPS", "direct_runner"]
+
+Array = npt.NDArray[Any]
+Run = Callable[[Array, dict[str, Any]], Array]
+
+_SUPPORTED = frozenset("?bhilqBHILQfd")
+_POWER_SUM_OPS = (kern.SUMABS, kern.SUMSQ, kern.SUMPOW)
+#: the norms that are not a power sum (max, min and count of |x|): the backend's ``reduce``
+_NOT_POWER_SUMS = (0, math.inf, -math.inf)
+
+
+def _accumulate(
+    o: int, r: int, i: int, op: int, zc: Any, zt: Any
+) -> Callable[[Array, float], Array]:
+    """``_stages._stage_acc``'s serial path: ``acc(x, p)``, the ``(O, I)`` accumulate of ``x``
+    over ``R`` (``p``: the power of ``SUMPOW``)."""
+    part_dtype = np.asarray(zt).dtype
+    if i == 1:
+        rb = _rb(r, 1)
+
+        def rows(x: Array, p: float) -> Array:
+            part: Array = np.empty((o, 1), part_dtype)
+            kern.acc_h(x.reshape(o, r), part, op, p, zc, zt, rb)
+            return part
+
+        return rows
+    wb = min(i, _WB)
+    vertical = kern.nrm_v if op in _POWER_SUM_OPS else kern.acc_v
+
+    def columns(x: Array, p: float) -> Array:
+        part: Array = np.empty((o, 1, i), part_dtype)
+        vertical(x.reshape(o, r, i), part, op, p, zc, wb)
+        return part
+
+    return columns
+
+
+def _extremes(
+    o: int, r: int, i: int, dtype: np.dtype[Any], ismax: bool
+) -> Callable[[Array], Array]:
+    """``_stages._stage_ext``'s serial path."""
+    pf = o * r * i * dtype.itemsize >= kern.PF_MIN
+    if i == 1:
+        rb = _rb(r, 1)
+
+        def rows(x: Array) -> Array:
+            part: Array = np.empty((o, 1), dtype)
+            kern.ext_h(x.reshape(o, r), part, ismax, rb, pf)
+            return part
+
+        return rows
+    wb = min(i, _WB)
+
+    def columns(x: Array) -> Array:
+        part: Array = np.empty((o, 1, i), dtype)
+        kern.ext_v(x.reshape(o, r, i), part, ismax, wb, pf)
+        return part
+
+    return columns
+
+
+def _arg_indices(
+    o: int, r: int, i: int, dtype: np.dtype[Any], ismax: bool
+) -> Callable[[Array], Array]:
+    """``_stages._stage_arg``'s serial path (the indices)."""
+    if i == 1:
+        rb = _rb(r, 1)
+
+        def rows(x: Array) -> Array:
+            pv: Array = np.empty((o, 1), dtype)
+            pi: Array = np.empty((o, 1), np.int64)
+            kern.arg_h(x.reshape(o, r), pv, pi, ismax, rb)
+            return pi
+
+        return rows
+    wb = min(i, _WB)
+    zi = _index_zero(np.empty((0, 0, 0), dtype), r)
+
+    def columns(x: Array) -> Array:
+        pv: Array = np.empty((o, 1, i), dtype)
+        pi: Array = np.empty((o, 1, i), np.int64)
+        kern.arg_v(x.reshape(o, r, i), pv, pi, ismax, zi, wb)
+        return pi
+
+    return columns
+
+
+def _moments(o: int, r: int, i: int) -> Callable[[Array], Array]:
+    """``_stages._stage_var``'s serial path (the sums of squared deviations)."""
+    if i == 1:
+        rb = _rb(r, 1)
+
+        def rows(x: Array) -> Array:
+            pm: Array = np.empty((o, 1))
+            p2: Array = np.empty((o, 1))
+            kern.var_h(x.reshape(o, r), pm, p2, rb)
+            return p2
+
+        return rows
+    wb = min(i, _WB_VAR)
+
+    def columns(x: Array) -> Array:
+        pm: Array = np.empty((o, 1, i))
+        p2: Array = np.empty((o, 1, i))
+        kern.var_v(x.reshape(o, r, i), pm, p2, wb)
+        return p2
+
+    return columns
+
+
+def _logsumexp_parts(o: int, r: int, i: int, z0: Any) -> Callable[[Array], tuple[Array, Array]]:
+    """``_stages._stage_lse``'s serial path: (max, sum of exp(x - max))."""
+    if i == 1:
+        rb = _rb(r, 1)
+
+        def rows(x: Array) -> tuple[Array, Array]:
+            pm: Array = np.empty((o, 1))
+            ps: Array = np.empty((o, 1))
+            kern.lse_h(x.reshape(o, r), pm, ps, z0, rb)
+            return pm, ps
+
+        return rows
+    wb = min(i, _WB_2PASS)
+
+    def columns(x: Array) -> tuple[Array, Array]:
+        pm: Array = np.empty((o, 1, i))
+        ps: Array = np.empty((o, 1, i))
+        kern.lse_v(x.reshape(o, r, i), pm, ps, z0, wb)
+        return pm, ps
+
+    return columns
+
+
+def _float_product(o: int, r: int, i: int, dtype: np.dtype[Any]) -> Callable[[Array], Array]:
+    """``_stages._stage_prodf``'s serial path: numpy's order of multiplication."""
+    one = dtype.type(1)
+    if i == 1:
+        rb = _rb(r, 1)
+        big = float(np.ldexp(1.0, np.finfo(dtype).maxexp - 4))
+
+        def rows(x: Array) -> Array:
+            part: Array = np.empty((o, 1), dtype)
+            kern.acc_h(x.reshape(o, r), part, kern.PRODF, big, one, one, rb)
+            return part
+
+        return rows
+    wb = min(i, _WB)
+
+    def columns(x: Array) -> Array:
+        part: Array = np.empty((o, 1, i), dtype)
+        kern.acc_v(x.reshape(o, r, i), part, kern.PROD, 0.0, one, wb)
+        return part
+
+    return columns
+
+
+def direct_runner(
+    op: str,
+    shape: tuple[int, ...],
+    strides: tuple[int, ...],
+    axes: tuple[int, ...],
+    keepdims: bool,
+    dtype: np.dtype[Any],
+    input_dtype: np.dtype[Any],
+    reduce: Run,
+) -> Run | None:
+    """``run(a, params)`` for one plan of the numba backend, or ``None`` where the layout, the
+    dtype or the op needs the backend's full ``reduce`` (see the module docstring); ``reduce``
+    is that full path for the same plan (the norms that are not power sums run it)."""
+    make = _BUILDERS.get(op)
+    if make is None or input_dtype.char not in _SUPPORTED or not input_dtype.isnative:
+        return None
+    if dtype.name != rules.result_dtype(rules.REDUCTIONS[op].dtype_rule, input_dtype.name):
+        return None  # a dtype= argument
+    block = one_reduced_block(shape, strides, input_dtype.itemsize, axes)
+    if block is None or 0 in shape or _narrow(*block) or block[1] == 1:
+        return None
+    kernel_dtype = np.dtype(np.uint8) if input_dtype == np.bool_ else input_dtype
+    result_shape = tuple((1 if keepdims else None) if d in axes else s for d, s in enumerate(shape))
+    out_shape = tuple(s for s in result_shape if s is not None)
+    n = math.prod(shape[d] for d in axes)
+    finish = make(block, kernel_dtype, dtype, n)
+    if input_dtype == np.bool_:
+        run: Run = lambda a, params: finish(a.view(np.uint8), params).reshape(out_shape)  # noqa: E731
+    else:
+        run = lambda a, params: finish(a, params).reshape(out_shape)  # noqa: E731
+    if op == "norm":
+        return lambda a, params: (
+            reduce(a, params) if params["p"] in _NOT_POWER_SUMS else run(a, params)
+        )
+    return run
+
+
+_Finish = Callable[[Array, dict[str, Any]], Array]
+_Block = tuple[int, int, int]
+
+
+def _sum(block: _Block, kdt: np.dtype[Any], dtype: np.dtype[Any], n: int) -> _Finish:
+    if kdt.kind == "f":
+        zc, zt = kdt.type(0), np.float64(0)
+    else:
+        zc = zt = dtype.type(0) if dtype.kind in "iuf" else np.int64(0)
+    acc = _accumulate(*block, kern.SUM, zc, zt)
+    return lambda x, params: acc(x, 0.0).astype(dtype, copy=False)
+
+
+def _prod(block: _Block, kdt: np.dtype[Any], dtype: np.dtype[Any], n: int) -> _Finish:
+    if kdt.kind != "f":  # integer products wrap around: any order gives numpy's answer
+        one = dtype.type(1)
+        product = _accumulate(*block, kern.PROD, one, one)
+        return lambda x, params: product(x, 0.0).astype(dtype, copy=False)
+    in_order = _float_product(*block, kdt)
+    return lambda x, params: in_order(x).astype(dtype, copy=False)
+
+
+def _mean(block: _Block, kdt: np.dtype[Any], dtype: np.dtype[Any], n: int) -> _Finish:
+    zc = kdt.type(0) if kdt.kind == "f" else np.float64(0)
+    acc = _accumulate(*block, kern.SUM, zc, np.float64(0))
+    return lambda x, params: (acc(x, 0.0) / n).astype(dtype, copy=False)
+
+
+def _extreme(ismax: bool) -> Callable[..., _Finish]:
+    def make(block: _Block, kdt: np.dtype[Any], dtype: np.dtype[Any], n: int) -> _Finish:
+        ext = _extremes(*block, kdt, ismax)
+        return lambda x, params: ext(x).astype(dtype, copy=False)
+
+    return make
+
+
+def _nonzero_count(block: _Block, kdt: np.dtype[Any]) -> Callable[[Array, float], Array]:
+    if kdt.kind == "f":
+        zc, zt = kdt.type(0), np.float64(0)
+    elif kdt.kind == "u":
+        zc = zt = np.uint64(0)
+    else:
+        zc = zt = np.int64(0)
+    return _accumulate(*block, kern.NNZ, zc, zt)
+
+
+def _any(block: _Block, kdt: np.dtype[Any], dtype: np.dtype[Any], n: int) -> _Finish:
+    count = _nonzero_count(block, kdt)
+    return lambda x, params: (count(x, 0.0) > 0).astype(dtype, copy=False)
+
+
+def _all(block: _Block, kdt: np.dtype[Any], dtype: np.dtype[Any], n: int) -> _Finish:
+    count = _nonzero_count(block, kdt)
+    return lambda x, params: (count(x, 0.0) == n).astype(dtype, copy=False)
+
+
+def _variance(root: bool) -> Callable[..., _Finish]:
+    def make(block: _Block, kdt: np.dtype[Any], dtype: np.dtype[Any], n: int) -> _Finish:
+        m2_of = _moments(*block)
+
+        def finish(x: Array, params: dict[str, Any]) -> Array:
+            m2 = m2_of(x)
+            denominator: float = max(n - params["correction"], 0.0)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                v = (m2 / denominator).astype(dtype, copy=False)
+            if not root:
+                return v
+            with np.errstate(invalid="ignore"):
+                return np.asarray(np.sqrt(v))
+
+        return finish
+
+    return make
+
+
+def _arg(ismax: bool) -> Callable[..., _Finish]:
+    def make(block: _Block, kdt: np.dtype[Any], dtype: np.dtype[Any], n: int) -> _Finish:
+        indices = _arg_indices(*block, kdt, ismax)
+        return lambda x, params: indices(x).astype(dtype, copy=False)
+
+    return make
+
+
+def _logsumexp(block: _Block, kdt: np.dtype[Any], dtype: np.dtype[Any], n: int) -> _Finish:
+    parts = _logsumexp_parts(*block, np.float32(0) if kdt == np.float32 else np.float64(0))
+
+    def finish(x: Array, params: dict[str, Any]) -> Array:
+        m, s = parts(x)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return (m + np.log(s)).astype(dtype, copy=False)
+
+    return finish
+
+
+def _norm(block: _Block, kdt: np.dtype[Any], dtype: np.dtype[Any], n: int) -> _Finish:
+    """The backend's ``_norm`` for a finite, non-zero ``p`` (its ``_sumpow``)."""
+    zc = kdt.type(0) if kdt.kind == "f" else np.float64(0)
+    by_op = {op: _accumulate(*block, op, zc, np.float64(0)) for op in _POWER_SUM_OPS}
+
+    def finish(x: Array, params: dict[str, Any]) -> Array:
+        p = params["p"]
+        op = kern.SUMABS if p == 1 else kern.SUMSQ if p == 2 else kern.SUMPOW
+        s = by_op[op](x, float(p))
+        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+            r = norm_from_power_sum(s.astype(dtype), p, params["eps"], params["mode"], dtype)
+            return np.asarray(r, dtype=dtype)
+
+    return finish
+
+
+_BUILDERS: dict[str, Callable[..., _Finish]] = {
+    "sum": _sum,
+    "prod": _prod,
+    "mean": _mean,
+    "max": _extreme(True),
+    "min": _extreme(False),
+    "any": _any,
+    "all": _all,
+    "var": _variance(False),
+    "std": _variance(True),
+    "argmax": _arg(True),
+    "argmin": _arg(False),
+    "logsumexp": _logsumexp,
+    "norm": _norm,
+}
+#: the ops ``direct_runner`` binds
+DIRECT_OPS = frozenset(_BUILDERS)
