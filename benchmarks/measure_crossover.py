@@ -119,8 +119,6 @@ def main() -> None:
     rows = []
     for label in args.ops.split(","):
         op, params, rule = OPS[label]
-        if args.direct and label == "l2_normalize":
-            continue
         for where in args.layouts.split(","):
             for dtype in args.dtypes.split(","):
                 ratios = []

@@ -16,7 +16,7 @@ from typing_extensions import Unpack
 from . import _rules as rules
 from . import _tensor
 from ._arguments import _correction, _norm_params, _raise_rule_error, _real, _shape_tuple
-from ._backend._routing import min_numba_bytes
+from ._backend._routing import SHORT_ROW, min_numba_bytes, numpy_at_every_size
 from ._dtypes import as_dtype_class
 from ._reduce_plan import SMALL_PLANS as _SMALL_PLANS
 from ._reduce_plan import reduce_array
@@ -32,6 +32,10 @@ _object_new = object.__new__
 #: numpy 0.14 us) and gives the same answer (``_numpy_runners._arg_runner`` makes the same call; its
 #: int64 is numpy's intp on the platforms where that runner runs)
 _INDEX_SMALL_BYTES = min_numba_bytes(("argmax", "argmin"))
+#: ... and at any size over the last axis of a C-contiguous input in rows longer than a short
+#: row (the ``rows`` layout), while no routing table sends argmax/argmin over rows to numba
+#: (numpy's SIMD loops win there)
+_INDEX_ROWS_IN_NUMPY = numpy_at_every_size(("argmax", "argmin"), "rows")
 
 
 class ReductionMethods:
@@ -387,13 +391,22 @@ class ReductionMethods:
 
 def _index_of_small(a: npt.NDArray[Any], method: Any, axis: int) -> AnyTensor | None:
     """``a.argmax(axis)``/``a.argmin(axis)`` (``method``) wrapped, for an input below
-    ``_INDEX_SMALL_BYTES`` with a nonempty ``axis`` in range; else None (the plan path, whose
-    rules raise for an out-of-range axis, rank 0 and an empty axis)."""
+    ``_INDEX_SMALL_BYTES`` or in the rows layout (``_INDEX_ROWS_IN_NUMPY``) with a nonempty
+    ``axis`` in range; else None (the plan path, whose rules raise for an out-of-range axis,
+    rank 0 and an empty axis)."""
     try:
         length = a.shape[axis]
     except IndexError:
         return None
-    if not length or a.nbytes >= _INDEX_SMALL_BYTES:
+    if not length:
+        return None
+    if a.nbytes >= _INDEX_SMALL_BYTES and not (
+        _INDEX_ROWS_IN_NUMPY
+        and length > SHORT_ROW
+        and a.size > length  # another dim > 1: rows, not the full layout
+        and axis in (-1, a.ndim - 1)
+        and a.flags.c_contiguous
+    ):
         return None
     index = method(axis)
     t: AnyTensor = _object_new(_tensor.Tensor)

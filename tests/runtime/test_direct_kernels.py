@@ -24,6 +24,7 @@ _PARAMS: dict[str, dict[str, Any]] = {
     "var": {"correction": 1.0},
     "std": {"correction": 0.0},
     "norm": {"p": 2.0, "eps": 0.0, "mode": "plain"},
+    "l2_normalize": {"eps": 1e-12, "variant": "tensorflow"},
 }
 #: (shape, axes): rows, columns, full, 3-D blocks, size-1 dims among the kept and reduced ones
 _LAYOUTS = [
@@ -86,7 +87,7 @@ def _general(op: str, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any
 def test_direct_runs_equal_the_backends_serial_kernels(
     op: str, dtype: str, serial_kernels: None
 ) -> None:
-    if dtype == "bool" and op in ("mean", "var", "std", "logsumexp"):
+    if dtype == "bool" and op in ("mean", "var", "std", "logsumexp", "l2_normalize"):
         pytest.skip("float results of bool input: covered by the integer dtypes")
     for shape, axes in _LAYOUTS:
         if op in ("argmax", "argmin") and len(axes) > 1 and len(axes) != len(shape):
@@ -97,6 +98,9 @@ def test_direct_runs_equal_the_backends_serial_kernels(
         if op == "norm":
             params_list += [{"p": p, "eps": 0.0, "mode": "plain"} for p in (1, 3.0, math.inf, 0)]
             params_list += [{"p": 2.0, "eps": 0.5, "mode": "lp_sum"}]
+        if op == "l2_normalize":
+            variants = ("pytorch", "openvino-max", "openvino-add")
+            params_list += [{"eps": 0.5, "variant": v} for v in variants]
         for keepdims in (False, True):
             general = _general(op, axes, keepdims, result)
             run = direct_runner(op, a.shape, a.strides, axes, keepdims, result, a.dtype, general)
@@ -143,12 +147,11 @@ def test_what_else_goes_to_reduce() -> None:
     assert runner("sum", (8, 6), (1,), result=np.dtype(np.float64)) is None  # dtype=
     assert runner("sum", (8, 6), (1,), input_dtype=np.dtype(np.float16)) is None
     assert runner("sum", (8, 6), (1,), input_dtype=np.dtype(np.complex64)) is None
-    assert runner("l2_normalize", (8, 6), (1,)) is None  # not a direct op
-    assert runner("nansum", (8, 6), (1,)) is None
+    assert runner("nansum", (8, 6), (1,)) is None  # not a direct op
     assert runner("sum", (8, 6), (1,)) is not None
 
 
-@pytest.mark.parametrize("op", ["sum", "max", "argmax", "var", "norm", "any"])
+@pytest.mark.parametrize("op", ["sum", "max", "argmax", "var", "norm", "any", "l2_normalize"])
 @pytest.mark.parametrize("where", ["rows", "columns", "full"])
 def test_the_routing_runs_them_from_their_table(
     op: str, where: str, fresh_plans: None, serial_kernels: None, monkeypatch: pytest.MonkeyPatch
@@ -167,10 +170,12 @@ def test_the_routing_runs_them_from_their_table(
         "var": lambda: t.var(axes, correction=1.0),
         "norm": lambda: t.norm(2, axes),
         "argmax": lambda: t.argmax(axes[0]),
+        "l2_normalize": lambda: t.l2_normalize(axes, 1e-12, "tensorflow"),
     }.get(op, lambda: getattr(t, op)(axes))
     table = {o: dict(v) for o, v in _routing.DIRECT_FROM_BYTES.items()}
     monkeypatch.setattr(_routing, "DIRECT_FROM_BYTES", table)
     monkeypatch.setattr(tt._tensor_reductions, "_INDEX_SMALL_BYTES", 0)
+    monkeypatch.setattr(tt._tensor_reductions, "_INDEX_ROWS_IN_NUMPY", False)
     result = _result_dtype(op, a)
     with tt.use_backend("numba"), np.errstate(all="ignore"):
         table.setdefault(op, {})[where] = (a.nbytes + 1, None)
@@ -190,10 +195,14 @@ def test_the_routing_runs_them_from_their_table(
     _same_bits(at, want_kernels)
 
 
-def test_the_backends_own_table_still_wins_above_its_threshold(
-    fresh_plans: None, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("parallel", [False, True])
+@pytest.mark.parametrize("size", ["serial", "parallel"])
+def test_past_the_backends_own_threshold(
+    parallel: bool, size: str, fresh_plans: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """From ``NUMBA_FROM_BYTES`` on the backend's ``reduce`` runs (its parallel kernels may)."""
+    """Where both tables say numba: below ``PARALLEL_FROM_ELEMENTS`` the direct kernels (the
+    backend would run the same serial ones); from it the backend's ``reduce`` while its
+    parallel kernels will run (checked per call), the direct kernels otherwise."""
     a = _array((64, 48), "float32", "sum")
     table = {o: dict(v) for o, v in _routing.NUMBA_FROM_BYTES.items()}
     table["sum"]["rows"] = a.nbytes
@@ -201,10 +210,21 @@ def test_the_backends_own_table_still_wins_above_its_threshold(
     direct["sum"]["rows"] = (a.nbytes, None)
     monkeypatch.setattr(_routing, "NUMBA_FROM_BYTES", table)
     monkeypatch.setattr(_routing, "DIRECT_FROM_BYTES", direct)
+    if size == "parallel":
+        monkeypatch.setattr(_routing, "PARALLEL_FROM_ELEMENTS", a.size)
+    monkeypatch.setattr(_routing, "parallel_kernels_expected", lambda: parallel)
+    calls: list[str] = []
+    backend_reduce = _numba.reduce
+
+    def spy(op: str, *args: Any, **kwargs: Any) -> Any:
+        calls.append(op)
+        return backend_reduce(op, *args, **kwargs)
+
+    monkeypatch.setattr(_numba, "reduce", spy)
     with tt.use_backend("numba"):
-        tt.asarray(a).sum(1)
-    (plan,) = _reduce_plan._PLANS.values()
-    assert plan.__module__ == "typedtensor._backend._routing"
+        got = tt.asarray(a).sum(1).numpy()
+    assert calls == (["sum"] if size == "parallel" and parallel else [])
+    _same_bits(got, np.asarray(backend_reduce("sum", a, (1,), False, a.dtype)))
 
 
 def test_min_numba_bytes_counts_the_direct_table(monkeypatch: pytest.MonkeyPatch) -> None:

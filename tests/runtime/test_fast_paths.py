@@ -147,6 +147,7 @@ def test_every_threshold_is_crossed(
     monkeypatch.setattr(_routing, "NUMBA_FROM_BYTES", table)
     # argmax/argmin: no plan-free path
     monkeypatch.setattr(tt._tensor_reductions, "_INDEX_SMALL_BYTES", 0)
+    monkeypatch.setattr(tt._tensor_reductions, "_INDEX_ROWS_IN_NUMPY", False)
     with tt.use_backend("numba"), np.errstate(all="ignore"):
         table[op][where] = a.nbytes + 1
         below = _call(t, op, axes)
@@ -396,6 +397,26 @@ def test_small_index_path_equals_the_validated_path(op: str) -> None:
     assert getattr(tt.asarray(np.ones((0, 3))), op)(1).shape == (0,)
     with pytest.raises(TypeError):
         getattr(tt.asarray(np.ones((2, 3))), op)(True)
+
+
+@pytest.mark.parametrize("op", ["argmax", "argmin"])
+def test_rows_of_any_size_take_the_index_path(op: str, fresh_plans: None) -> None:
+    """Past ``_INDEX_SMALL_BYTES``, argmax/argmin over the last axis of C-contiguous rows
+    (numpy's loops at every size) still skip the plan; other layouts of the same size build
+    one; every answer is numpy's."""
+    assert tt._tensor_reductions._INDEX_ROWS_IN_NUMPY
+    rows = tt._tensor_reductions._INDEX_SMALL_BYTES // (4 * 64) + 8
+    a = np.random.default_rng(6).standard_normal((rows, 64)).astype(np.float32)
+    a.flat[::7] = np.nan
+    cases = [(a, -1, False), (a, 1, False), (a, 0, True), (np.asfortranarray(a), 1, True)]
+    cases += [(a.reshape(1, -1), 1, True), (a.reshape(-1, 8), 1, True)]  # full, short rows
+    for x, axis, planned in cases:
+        _reduce_plan.clear_plans()
+        with tt.use_backend("numba"):
+            got = getattr(tt.asarray(x), op)(axis).numpy()
+        assert bool(_reduce_plan._PLANS) == planned, (x.shape, x.strides, axis)
+        want = _numpy.reduce(op, x, ((axis + 2) % 2,), False, np.dtype(np.int64))
+        _same_bits(got, want)
 
 
 # ------------------------------------------------------ elementwise: numpy checks shapes

@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -32,6 +32,7 @@ __all__ = [
     "Run",
     "layout",
     "min_numba_bytes",
+    "numpy_at_every_size",
     "numpy_runner",
     "runner",
 ]
@@ -165,17 +166,20 @@ _KB = 1 << 10
 _MB = 1 << 20
 #: The plan-bound serial kernels (``_numba/direct.py``: one kernel call, no per-call Python
 #: dispatch), per op and layout: ``(from, below)`` bytes, ``below`` None for no upper bound.
-#: They run where the backend's own table (``NUMBA_FROM_BYTES``) still says numpy, for the
-#: layouts they take (C-contiguous, the reduced dims one block, not short rows); elsewhere
-#: numpy's loops run as before. Measured with ``benchmarks/measure_crossover.py --direct``
-#: (2026-11-25 03:00 UTC, load 0.6-0.9, serial, float32 and float64, 16 KB..16 MB by factors
-#: of 2, numpy's time over the kernel's): every entry is where both dtypes were faster at
-#: every size in the range, from 64 KB at the least (a program of small tensors never
-#: compiles a kernel). Over a strided axis (``columns``) the sums, max/min and any/all reach
-#: numpy's speed at 1-4 MB (both stream memory: 0.93-1.05x from there), so the range ends
-#: there; a full max/min/any/all/argmax and argmax/argmin over rows stay numpy's (its SIMD
-#: loops run 1.3-4x faster than the kernels), as does a float product over rows (0.91x: the
-#: kernel keeps numpy's order of multiplication) or over columns (0.98-1.09x).
+#: They run in these ranges for the layouts they take (C-contiguous, the reduced dims one
+#: block, not short rows); elsewhere ``NUMBA_FROM_BYTES`` decides as before. Where it says
+#: numba too, they still run below ``PARALLEL_FROM_ELEMENTS`` (the backend would run the same
+#: serial kernels) and while its parallel kernels would not run. Measured with
+#: ``benchmarks/measure_crossover.py --direct`` (2026-11-25 03:00-03:40 UTC, load 0.6-0.9,
+#: serial, float32 and float64, 16 KB..16 MB by factors of 2, numpy's time over the
+#: kernel's): each range is where both dtypes were faster at every size in it, from 64 KB at
+#: the least (a program of small tensors never compiles a kernel). Over a strided axis
+#: (``columns``) the sums, max/min and any/all reach numpy's speed at 1-4 MB (both stream
+#: memory: 0.93-1.05x from there), so the range ends there; a full max/min/any/all/argmax and
+#: argmax/argmin over rows stay numpy's (its SIMD loops run 1.3-4x faster than the kernels),
+#: as does a float product over rows (0.91x: the kernel keeps numpy's order of
+#: multiplication) or over columns (0.98-1.09x), and l2_normalize over columns (float32
+#: 0.57-0.93x).
 DIRECT_FROM_BYTES: dict[str, dict[str, tuple[int, int | None]]] = {
     "sum": {"full": (64 * _KB, None), "rows": (64 * _KB, None), "columns": (64 * _KB, 4 * _MB)},
     "prod": {"full": (64 * _KB, None)},
@@ -190,7 +194,11 @@ DIRECT_FROM_BYTES: dict[str, dict[str, tuple[int, int | None]]] = {
         op: {where: (64 * _KB, None) for where in ("full", "rows", "columns")}
         for op in ("var", "std", "logsumexp", "norm")
     },
+    "l2_normalize": {"full": (64 * _KB, None), "rows": (64 * _KB, None)},
 }
+#: the numba kernels split their work over threads from this many elements (``_numba._stages``);
+#: below it they run serially
+PARALLEL_FROM_ELEMENTS = 1 << 18
 #: ops missing from the table (new reductions) run numba from this size
 DEFAULT_NUMBA_FROM_BYTES = 1 << 20
 #: a reduced run of at most this many elements is a short row (the numba backend's narrow
@@ -277,6 +285,20 @@ def min_numba_bytes(ops: Sequence[str] | None = None) -> int:
     return min(sizes, default=1 << 62)
 
 
+def numpy_at_every_size(ops: Sequence[str], where: str) -> bool:
+    """Does the numba backend run ``ops`` in layout ``where`` with numpy's loops whatever the
+    size (neither routing table names a size for them)?
+
+    >>> numpy_at_every_size(("argmax", "argmin"), "rows")
+    True
+    """
+    return all(
+        NUMBA_FROM_BYTES.get(op, {}).get(where, DEFAULT_NUMBA_FROM_BYTES) is None
+        and where not in DIRECT_FROM_BYTES.get(op, {})
+        for op in ops
+    )
+
+
 def runner(
     backend: str,
     op: str,
@@ -290,43 +312,70 @@ def runner(
 ) -> Run:
     """The code that runs ``op`` for one (shape, strides, dtype, axes, keepdims) on ``backend``.
 
-    numpy: its runner. numba: numpy's runner below ``NUMBA_FROM_BYTES`` (and for empty or
-    rank-0 inputs and ``axis=()``, which the numba backend hands to numpy anyway), else the
-    numba backend (falling back to numpy where it does not cover the dtype).
+    numpy: its runner. numba: within a ``DIRECT_FROM_BYTES`` range and in a layout they take,
+    the plan-bound serial kernels (or, from ``PARALLEL_FROM_ELEMENTS`` elements and past
+    ``NUMBA_FROM_BYTES``, the backend's ``reduce`` whenever its parallel kernels will run,
+    checked per call); else numpy's runner below ``NUMBA_FROM_BYTES`` (and for empty or
+    rank-0 inputs and ``axis=()``, which the numba backend hands to numpy anyway), and the
+    numba backend from it (falling back to numpy where it does not cover the dtype).
     """
     ndim = len(shape)
     if backend == "numpy":
         return numpy_runner(op, axes, ndim, keepdims, dtype, input_dtype, shape)
-    if backend == "numba":
-        nbytes = itemsize
-        for size in shape:
-            nbytes *= size
-        if nbytes == 0 or ndim == 0 or not axes:
-            return numpy_runner(op, axes, ndim, keepdims, dtype, input_dtype, shape)
-        where = layout(shape, strides, axes)
-        threshold = numba_from_bytes(op, where)
-        if threshold is None or nbytes < threshold:
-            start, below = DIRECT_FROM_BYTES.get(op, {}).get(where, (None, None))
-            in_range = start is not None and start <= nbytes and (below is None or nbytes < below)
-            block = one_reduced_block(shape, strides, itemsize, axes) if in_range else None
-            if block is not None and input_dtype is not None:
-                from ._numba.direct import direct_runner
-
-                general = _backend_runner(backend, op, axes, ndim, keepdims, dtype)
-                direct = direct_runner(
-                    op, shape, strides, axes, keepdims, dtype, input_dtype, general
-                )
-                if direct is not None:
-                    return direct
-            return numpy_runner(op, axes, ndim, keepdims, dtype, input_dtype, shape)
     backend_run = _backend_runner(backend, op, axes, ndim, keepdims, dtype)
-    if backend == "numba" and threshold == _NEVER_UP_TO_16M:
+    if backend != "numba":
+        return backend_run
+    nbytes = itemsize * math.prod(shape)
+    if nbytes == 0 or ndim == 0 or not axes:
+        return numpy_runner(op, axes, ndim, keepdims, dtype, input_dtype, shape)
+    where = layout(shape, strides, axes)
+    threshold = numba_from_bytes(op, where)
+    backend_runs = threshold is not None and nbytes >= threshold
+    direct = _direct(op, where, shape, strides, itemsize, axes, keepdims, dtype, input_dtype)
+    if direct is not None:
+        direct_run = direct(backend_run)
+        if direct_run is not None:
+            if not backend_runs or nbytes < itemsize * PARALLEL_FROM_ELEMENTS:
+                return direct_run  # the backend would run the same serial kernels
+            return lambda a, params: (
+                backend_run(a, params) if parallel_kernels_expected() else direct_run(a, params)
+            )
+    if not backend_runs:
+        return numpy_runner(op, axes, ndim, keepdims, dtype, input_dtype, shape)
+    if threshold == _NEVER_UP_TO_16M:
         # only the parallel kernels beat numpy here: numpy's loops while they would run serially
         fallback = numpy_runner(op, axes, ndim, keepdims, dtype, input_dtype, shape)
         return lambda a, params: (
             backend_run(a, params) if parallel_kernels_expected() else fallback(a, params)
         )
     return backend_run
+
+
+def _direct(
+    op: str,
+    where: str,
+    shape: tuple[int, ...],
+    strides: tuple[int, ...],
+    itemsize: int,
+    axes: tuple[int, ...],
+    keepdims: bool,
+    dtype: np.dtype[Any],
+    input_dtype: np.dtype[Any] | None,
+) -> Callable[[Run], Run | None] | None:
+    """``make(reduce) -> run`` of the plan-bound serial kernels where ``DIRECT_FROM_BYTES``
+    and the layout allow them (``make`` returns None where ``_numba.direct`` declines), else
+    None; numba is imported only past these checks."""
+    start, below = DIRECT_FROM_BYTES.get(op, {}).get(where, (None, None))
+    nbytes = itemsize * math.prod(shape)
+    if start is None or nbytes < start or (below is not None and nbytes >= below):
+        return None
+    if input_dtype is None or one_reduced_block(shape, strides, itemsize, axes) is None:
+        return None
+    from ._numba.direct import direct_runner
+
+    return lambda reduce: direct_runner(
+        op, shape, strides, axes, keepdims, dtype, input_dtype, reduce
+    )
 
 
 def _backend_runner(

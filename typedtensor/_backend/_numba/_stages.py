@@ -15,6 +15,7 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
+from .._routing import PARALLEL_FROM_ELEMENTS
 from .._routing import idle_cores as _idle_cores
 from . import _kernels as kern
 from ._canonical import _Canon, _canon, _rest, _split
@@ -22,7 +23,7 @@ from ._canonical import _Canon, _canon, _rest, _split
 Array = npt.NDArray[Any]
 
 #: below this many elements a kernel runs serially (parallel kernels are never compiled)
-PAR_MIN = 1 << 18
+PAR_MIN = PARALLEL_FROM_ELEMENTS
 _WB = 1 << 16  # vertical column block: whole rows stream sequentially (accumulators in L2)
 _WB_VAR = 1 << 14  # vertical column block for var (4 float64 accumulator rows in L2)
 _WB_2PASS = 1024  # vertical column block for var / logsumexp (64-row block re-read from L2)

@@ -9,8 +9,8 @@ are one block, seen as ``(O, R, I)`` and reduced over ``R``, neither empty nor s
 ``run(a, params)`` it returns reshapes ``a``, allocates the partial result and calls the serial
 kernel with exactly the arguments ``reduce`` passes it when its kernels run serially, then
 finishes as ``reduce`` does: the same answers bit for bit (tests/runtime/test_direct_kernels.py),
-for ``sum prod mean max min any all var std argmax argmin logsumexp norm``. The parallel
-kernels stay with ``reduce`` (``_routing.runner`` decides per call).
+for ``sum prod mean max min any all var std argmax argmin logsumexp norm l2_normalize``. The
+parallel kernels stay with ``reduce`` (``_routing.runner`` decides per call).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from ... import _rules as rules
 from .._routing import one_reduced_block
-from ..norm_finish import norm_from_power_sum
+from ..norm_finish import l2_denominator, norm_from_power_sum
 from . import _kernels as kern
 from ._stages import _WB, _WB_2PASS, _WB_VAR, _index_zero, _narrow, _rb
 
@@ -207,7 +207,7 @@ def direct_runner(
         return None
     kernel_dtype = np.dtype(np.uint8) if input_dtype == np.bool_ else input_dtype
     result_shape = tuple((1 if keepdims else None) if d in axes else s for d, s in enumerate(shape))
-    out_shape = tuple(s for s in result_shape if s is not None)
+    out_shape = shape if op == "l2_normalize" else tuple(s for s in result_shape if s is not None)
     n = math.prod(shape[d] for d in axes)
     finish = make(block, kernel_dtype, dtype, n)
     if input_dtype == np.bool_:
@@ -331,6 +331,26 @@ def _norm(block: _Block, kdt: np.dtype[Any], dtype: np.dtype[Any], n: int) -> _F
     return finish
 
 
+def _l2_normalize(block: _Block, kdt: np.dtype[Any], dtype: np.dtype[Any], n: int) -> _Finish:
+    """The backend's ``_l2_normalize`` of one reduced block: the sums of squares, the
+    denominator, then the serial ``scale`` kernel over the whole input."""
+    o, r, i = block
+    zc = kdt.type(0) if kdt.kind == "f" else np.float64(0)
+    squares = _accumulate(o, r, i, kern.SUMSQ, zc, np.float64(0))
+    rb = max(1, (1 << 14) // (r * i))
+
+    def finish(x: Array, params: dict[str, Any]) -> Array:
+        ss = squares(x, 2.0).reshape(o, i)
+        e = np.asarray(params["eps"], dtype=dtype)
+        out: Array = np.empty((o, r * i), dtype)
+        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+            denominator = l2_denominator(ss.astype(dtype), e, params["variant"])
+            kern.scale(x.reshape(o, r * i), np.ascontiguousarray(denominator), out, i, rb)
+        return out
+
+    return finish
+
+
 _BUILDERS: dict[str, Callable[..., _Finish]] = {
     "sum": _sum,
     "prod": _prod,
@@ -345,6 +365,7 @@ _BUILDERS: dict[str, Callable[..., _Finish]] = {
     "argmin": _arg(False),
     "logsumexp": _logsumexp,
     "norm": _norm,
+    "l2_normalize": _l2_normalize,
 }
 #: the ops ``direct_runner`` binds
 DIRECT_OPS = frozenset(_BUILDERS)
