@@ -277,7 +277,7 @@ def test_sizes_only_parallel_kernels_win_follow_the_machine(
     table = {w: dict(v) for w, v in _routing.NUMBA_FROM_BYTES.items()}
     table["sum"]["rows"] = never_serial
     monkeypatch.setattr(_routing, "NUMBA_FROM_BYTES", table)
-    monkeypatch.setattr(_routing, "_NEVER_UP_TO_16M", never_serial)
+    monkeypatch.setattr(_routing, "PARALLEL_ONLY", _routing.PARALLEL_ONLY | {("sum", "rows")})
     monkeypatch.setattr(_routing, "parallel_kernels_expected", lambda: expected)
     with tt.use_backend("numba"):
         got = tt.asarray(a).sum(axis=1).numpy()

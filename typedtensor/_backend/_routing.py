@@ -29,6 +29,7 @@ from ._numpy_runners import Run, numpy_runner
 __all__ = [
     "DIRECT_FROM_BYTES",
     "NUMBA_FROM_BYTES",
+    "PARALLEL_ONLY",
     "Run",
     "layout",
     "min_numba_bytes",
@@ -41,10 +42,18 @@ __all__ = [
 #: numba never won up to 16 MB with serial kernels (numpy's SIMD loops for vertical sums,
 #: max/min and argmax over rows of 256); at 512 MB the parallel kernels win every layout
 #: (benchmarks/README.md), so from 64 MB these run numba when its parallel kernels will run
-#: (``parallel_kernels_expected``) and numpy otherwise. Serial kernels at 64 and 256 MB
+#: (``parallel_kernels_expected``) and numpy otherwise (the ones measured in parallel below
+#: do so from 4 MB). Serial kernels at 64 and 256 MB
 #: (float32, load 6-7, 2026-11-24): sum 1.03-1.93x numpy, max/mean over columns 0.86-1.27x,
 #: argmax over rows 0.81-0.86x, prod over rows 0.65-0.89x: only the parallel kernels pay there
 _NEVER_UP_TO_16M = 1 << 26
+#: measured with the parallel kernels (``TYPEDTENSOR_NUMBA_PARALLEL=1``, 2026-11-25 03:42 UTC,
+#: load 0.9-1.1, float32 and float64, 1-32 MB, the backend's ``reduce`` against numpy's
+#: runner, medians of 9 interleaved rounds, two runs): over a strided axis sum, mean, max,
+#: min, any, all 1.11-1.48x numpy at 4 MB and 1.12-1.63x up to 32 MB (0.73-1.20x at 2 MB);
+#: the whole-array max, min, any, all, argmax, argmin 1.18-1.63x from 4 MB (0.80-1.50x at
+#: 2 MB). So these run numba from 4 MB while its parallel kernels will run
+_PARALLEL_FROM_4M = 1 << 22
 #: The input size (bytes) from which the numba backend runs a reduction, per op and layout
 #: (``layout``); below it numpy's loops run. Measured with benchmarks/measure_crossover.py
 #: (TYPEDTENSOR_NUMBA_PARALLEL=0, 4 KB..16 MB by factors of 4, float32 and float64, medians of
@@ -66,7 +75,7 @@ NUMBA_FROM_BYTES: dict[str, dict[str, int | None]] = {
         "full": _NEVER_UP_TO_16M,
         "rows": 1 << 24,
         "short_rows": 1 << 16,
-        "columns": _NEVER_UP_TO_16M,
+        "columns": _PARALLEL_FROM_4M,
     },
     "prod": {
         "full": 1 << 24,
@@ -78,31 +87,31 @@ NUMBA_FROM_BYTES: dict[str, dict[str, int | None]] = {
         "full": _NEVER_UP_TO_16M,
         "rows": 1 << 24,
         "short_rows": 1 << 16,
-        "columns": _NEVER_UP_TO_16M,
+        "columns": _PARALLEL_FROM_4M,
     },
     "max": {
-        "full": _NEVER_UP_TO_16M,
+        "full": _PARALLEL_FROM_4M,
         "rows": 1 << 20,
         "short_rows": 1 << 16,
-        "columns": _NEVER_UP_TO_16M,
+        "columns": _PARALLEL_FROM_4M,
     },
     "min": {
-        "full": _NEVER_UP_TO_16M,
+        "full": _PARALLEL_FROM_4M,
         "rows": 1 << 20,
         "short_rows": 1 << 16,
-        "columns": _NEVER_UP_TO_16M,
+        "columns": _PARALLEL_FROM_4M,
     },
     "any": {
-        "full": _NEVER_UP_TO_16M,
+        "full": _PARALLEL_FROM_4M,
         "rows": 1 << 24,
         "short_rows": 1 << 16,
-        "columns": _NEVER_UP_TO_16M,
+        "columns": _PARALLEL_FROM_4M,
     },
     "all": {
-        "full": _NEVER_UP_TO_16M,
+        "full": _PARALLEL_FROM_4M,
         "rows": 1 << 24,
         "short_rows": 1 << 16,
-        "columns": _NEVER_UP_TO_16M,
+        "columns": _PARALLEL_FROM_4M,
     },
     "var": {
         "full": 1 << 18,
@@ -117,13 +126,13 @@ NUMBA_FROM_BYTES: dict[str, dict[str, int | None]] = {
         "columns": 1 << 18,
     },
     "argmax": {
-        "full": _NEVER_UP_TO_16M,
+        "full": _PARALLEL_FROM_4M,
         "rows": None,  # numba 0.77x numpy at 64 MB even in parallel (load 1.4)
         "short_rows": 1 << 18,
         "columns": 1 << 18,
     },
     "argmin": {
-        "full": _NEVER_UP_TO_16M,
+        "full": _PARALLEL_FROM_4M,
         "rows": None,  # numba 0.77x numpy at 64 MB even in parallel (load 1.4)
         "short_rows": 1 << 18,
         "columns": 1 << 18,
@@ -199,6 +208,15 @@ DIRECT_FROM_BYTES: dict[str, dict[str, tuple[int, int | None]]] = {
 #: the numba kernels split their work over threads from this many elements (``_numba._stages``);
 #: below it they run serially
 PARALLEL_FROM_ELEMENTS = 1 << 18
+#: The entries of ``NUMBA_FROM_BYTES`` that hold only while the backend's parallel kernels
+#: will run (``parallel_kernels_expected``, checked per call); serially numpy's loops (or the
+#: direct kernels, where ``DIRECT_FROM_BYTES`` says so) run there
+PARALLEL_ONLY: frozenset[tuple[str, str]] = frozenset(
+    (op, where)
+    for op, by_layout in NUMBA_FROM_BYTES.items()
+    for where, size in by_layout.items()
+    if size in (_NEVER_UP_TO_16M, _PARALLEL_FROM_4M)
+)
 #: ops missing from the table (new reductions) run numba from this size
 DEFAULT_NUMBA_FROM_BYTES = 1 << 20
 #: a reduced run of at most this many elements is a short row (the numba backend's narrow
@@ -342,7 +360,7 @@ def runner(
             )
     if not backend_runs:
         return numpy_runner(op, axes, ndim, keepdims, dtype, input_dtype, shape)
-    if threshold == _NEVER_UP_TO_16M:
+    if (op, where) in PARALLEL_ONLY:
         # only the parallel kernels beat numpy here: numpy's loops while they would run serially
         fallback = numpy_runner(op, axes, ndim, keepdims, dtype, input_dtype, shape)
         return lambda a, params: (

@@ -30,7 +30,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from ._routing import _NEVER_UP_TO_16M, layout, numba_from_bytes
+from ._routing import PARALLEL_ONLY, layout
 
 __all__ = [
     "SERIAL_NUMBA_FROM_BYTES",
@@ -115,13 +115,13 @@ def numba_serial_runs(partial: str, x: Array, axes: tuple[int, ...], backend: st
 def serial_backend(op: str, x: Array, axes: tuple[int, ...], backend: str) -> str:
     """The backend that runs reduction ``op`` (through the in-memory routing) on this chunk
     serially: ``backend``, but numpy where the routing table lets numba run ``op`` on this
-    layout only when its parallel kernels will (``_NEVER_UP_TO_16M``: serially numpy's loops
+    layout only when its parallel kernels will (``PARALLEL_ONLY``: serially numpy's loops
     won, e.g. sums over a strided axis) or ``_SERIAL_NUMPY`` says so."""
     if backend != "numba" or x.ndim == 0 or not axes:
         return backend
     where = layout(x.shape, x.strides, axes)
     serial_loses = (op, where) in _SERIAL_NUMPY
-    return "numpy" if serial_loses or numba_from_bytes(op, where) == _NEVER_UP_TO_16M else backend
+    return "numpy" if serial_loses or (op, where) in PARALLEL_ONLY else backend
 
 
 def _numba_side(path: Path, partial: str, x: Array, axes: tuple[int, ...], backend: str) -> bool:
