@@ -182,7 +182,10 @@ _MB = 1 << 20
 #: ``benchmarks/measure_crossover.py --direct`` (2026-11-25 03:00-03:40 UTC, load 0.6-0.9,
 #: serial, float32 and float64, 16 KB..16 MB by factors of 2, numpy's time over the
 #: kernel's): each range is where both dtypes were faster at every size in it, from 64 KB at
-#: the least (a program of small tensors never compiles a kernel). Over a strided axis
+#: the least (a program of small tensors never compiles a kernel); over a strided axis the
+#: sums, max/min, any/all and norm from 256 KB (``bench_sizes.py``: a (64, 256) array over
+#: axis 0, 64 KB, ran 1.26-1.44x numpy's time in them, where the crossover's (256, 64) was
+#: faster: the crossover moves with the reduced length). Over a strided axis
 #: (``columns``) the sums, max/min and any/all reach numpy's speed at 1-4 MB (both stream
 #: memory: 0.93-1.05x from there), so the range ends there; a full max/min/any/all/argmax and
 #: argmax/argmin over rows stay numpy's (its SIMD loops run 1.3-4x faster than the kernels),
@@ -190,19 +193,20 @@ _MB = 1 << 20
 #: multiplication) or over columns (0.98-1.09x), and l2_normalize over columns (float32
 #: 0.57-0.93x).
 DIRECT_FROM_BYTES: dict[str, dict[str, tuple[int, int | None]]] = {
-    "sum": {"full": (64 * _KB, None), "rows": (64 * _KB, None), "columns": (64 * _KB, 4 * _MB)},
+    "sum": {"full": (64 * _KB, None), "rows": (64 * _KB, None), "columns": (256 * _KB, 4 * _MB)},
     "prod": {"full": (64 * _KB, None)},
-    "mean": {"full": (64 * _KB, None), "rows": (64 * _KB, None), "columns": (64 * _KB, 4 * _MB)},
-    "max": {"rows": (64 * _KB, None), "columns": (64 * _KB, 1 * _MB)},
-    "min": {"rows": (64 * _KB, None), "columns": (64 * _KB, 1 * _MB)},
-    "any": {"rows": (64 * _KB, None), "columns": (64 * _KB, 1 * _MB)},
-    "all": {"rows": (64 * _KB, None), "columns": (64 * _KB, 1 * _MB)},
+    "mean": {"full": (64 * _KB, None), "rows": (64 * _KB, None), "columns": (256 * _KB, 4 * _MB)},
+    "max": {"rows": (64 * _KB, None), "columns": (256 * _KB, 1 * _MB)},
+    "min": {"rows": (64 * _KB, None), "columns": (256 * _KB, 1 * _MB)},
+    "any": {"rows": (64 * _KB, None), "columns": (256 * _KB, 1 * _MB)},
+    "all": {"rows": (64 * _KB, None), "columns": (256 * _KB, 1 * _MB)},
     "argmax": {"columns": (64 * _KB, None)},
     "argmin": {"columns": (64 * _KB, None)},
     **{
         op: {where: (64 * _KB, None) for where in ("full", "rows", "columns")}
-        for op in ("var", "std", "logsumexp", "norm")
+        for op in ("var", "std", "logsumexp")
     },
+    "norm": {"full": (64 * _KB, None), "rows": (64 * _KB, None), "columns": (256 * _KB, None)},
     "l2_normalize": {"full": (64 * _KB, None), "rows": (64 * _KB, None)},
 }
 #: the numba kernels split their work over threads from this many elements (``_numba._stages``);
