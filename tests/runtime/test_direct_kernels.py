@@ -16,7 +16,8 @@ import typedtensor as tt
 from typedtensor import _reduce_plan
 from typedtensor._backend import _numba, _numpy, _routing
 from typedtensor._backend._numba.direct import DIRECT_OPS, direct_runner
-from typedtensor._dtypes import BY_NAME
+
+from .test_fast_paths import _result_dtype, _same_bits
 
 Array = np.ndarray[Any, Any]
 
@@ -52,17 +53,6 @@ def fresh_plans() -> Iterator[None]:
     _reduce_plan.clear_plans()
     yield
     _reduce_plan.clear_plans()
-
-
-def _same_bits(got: Array, want: Array) -> None:
-    assert type(got) is np.ndarray
-    assert got.dtype == want.dtype and got.shape == want.shape
-    assert got.tobytes() == np.ascontiguousarray(want).tobytes()
-
-
-def _result_dtype(op: str, a: Array) -> np.dtype[Any]:
-    spec = tt._rules.REDUCTIONS[op]
-    return BY_NAME[tt._rules.result_dtype(spec.dtype_rule, a.dtype.name)].numpy_dtype
 
 
 def _array(shape: tuple[int, ...], dtype: str, op: str, seed: int = 0) -> Array:
