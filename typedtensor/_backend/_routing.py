@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import math
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -182,15 +182,15 @@ _MB = 1 << 20
 #: ``benchmarks/measure_crossover.py --direct`` (2026-11-25 03:00-03:40 UTC, load 0.6-0.9,
 #: serial, float32 and float64, 16 KB..16 MB by factors of 2, numpy's time over the
 #: kernel's): each range is where both dtypes were faster at every size in it, from 64 KB at
-#: the least (a program of small tensors never compiles a kernel); over a strided axis the
-#: sums, max/min, any/all and norm from 256 KB (``bench_sizes.py``: a (64, 256) array over
-#: axis 0, 64 KB, ran 1.26-1.44x numpy's time in them, where the crossover's (256, 64) was
-#: faster: the crossover moves with the reduced length). Over a strided axis
-#: (``columns``) the sums, max/min and any/all reach numpy's speed at 1-4 MB (both stream
-#: memory: 0.93-1.05x from there), so the range ends there; a full max/min/any/all/argmax and
-#: argmax/argmin over rows stay numpy's (its SIMD loops run 1.3-4x faster than the kernels),
-#: as does a float product over rows (0.91x: the kernel keeps numpy's order of
-#: multiplication) or over columns (0.98-1.09x), and l2_normalize over columns (float32
+#: the least (a program of small tensors never compiles a kernel). Over a strided axis
+#: (``columns``) the sums, max/min, any/all and the norm start at 256 KB (``bench_sizes.py``: a
+#: (64, 256) array over axis 0, 64 KB, ran 1.26-1.44x numpy's time in them, where the
+#: crossover's (256, 64) was faster: the crossover moves with the reduced length), and the
+#: sums, max/min and any/all end where numpy's loops reach the same memory speed (1-4 MB;
+#: 0.93-1.05x from there). Left to ``NUMBA_FROM_BYTES``: a whole-array max/min/any/all/argmax
+#: and argmax/argmin over rows (numpy's SIMD loops run 1.3-4x faster than the serial
+#: kernels), a float product over rows (0.91x: the kernel keeps numpy's order of
+#: multiplication) or over columns (0.98-1.09x), l2_normalize over columns (float32
 #: 0.57-0.93x).
 DIRECT_FROM_BYTES: dict[str, dict[str, tuple[int, int | None]]] = {
     "sum": {"full": (64 * _KB, None), "rows": (64 * _KB, None), "columns": (256 * _KB, 4 * _MB)},
@@ -353,15 +353,15 @@ def runner(
     where = layout(shape, strides, axes)
     threshold = numba_from_bytes(op, where)
     backend_runs = threshold is not None and nbytes >= threshold
-    direct = _direct(op, where, shape, strides, itemsize, axes, keepdims, dtype, input_dtype)
-    if direct is not None:
-        direct_run = direct(backend_run)
-        if direct_run is not None:
-            if not backend_runs or nbytes < itemsize * PARALLEL_FROM_ELEMENTS:
-                return direct_run  # the backend would run the same serial kernels
-            return lambda a, params: (
-                backend_run(a, params) if parallel_kernels_expected() else direct_run(a, params)
-            )
+    direct_run = _direct_runner(
+        op, where, shape, strides, itemsize, axes, keepdims, dtype, input_dtype, backend_run
+    )
+    if direct_run is not None:
+        if not backend_runs or nbytes < itemsize * PARALLEL_FROM_ELEMENTS:
+            return direct_run  # the backend would run the same serial kernels
+        return lambda a, params: (
+            backend_run(a, params) if parallel_kernels_expected() else direct_run(a, params)
+        )
     if not backend_runs:
         return numpy_runner(op, axes, ndim, keepdims, dtype, input_dtype, shape)
     if (op, where) in PARALLEL_ONLY:
@@ -373,7 +373,7 @@ def runner(
     return backend_run
 
 
-def _direct(
+def _direct_runner(
     op: str,
     where: str,
     shape: tuple[int, ...],
@@ -383,10 +383,11 @@ def _direct(
     keepdims: bool,
     dtype: np.dtype[Any],
     input_dtype: np.dtype[Any] | None,
-) -> Callable[[Run], Run | None] | None:
-    """``make(reduce) -> run`` of the plan-bound serial kernels where ``DIRECT_FROM_BYTES``
-    and the layout allow them (``make`` returns None where ``_numba.direct`` declines), else
-    None; numba is imported only past these checks."""
+    backend_run: Run,
+) -> Run | None:
+    """The plan-bound serial kernels' run where ``DIRECT_FROM_BYTES`` and the layout allow
+    them and ``_numba.direct`` takes the op and dtype, else None; numba is imported only past
+    the checks of size and layout."""
     start, below = DIRECT_FROM_BYTES.get(op, {}).get(where, (None, None))
     nbytes = itemsize * math.prod(shape)
     if start is None or nbytes < start or (below is not None and nbytes >= below):
@@ -395,9 +396,7 @@ def _direct(
         return None
     from ._numba.direct import direct_runner
 
-    return lambda reduce: direct_runner(
-        op, shape, strides, axes, keepdims, dtype, input_dtype, reduce
-    )
+    return direct_runner(op, shape, strides, axes, keepdims, dtype, input_dtype, backend_run)
 
 
 def _backend_runner(
