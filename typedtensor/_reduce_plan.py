@@ -26,12 +26,13 @@ from ._backend._numpy import complex_variance_in_real_dtype
 from ._backend._routing import Run, min_numba_bytes, runner
 from ._dtypes import BY_NAME, dtype_class_of
 
-__all__ = ["SMALL_PLANS", "clear_plans", "reduce_array", "small_plan_key"]
+__all__ = ["PLANS", "SMALL_PLANS", "clear_plans", "reduce_array", "small_plan_key"]
 
 Array = npt.NDArray[Any]
 
-#: plan key -> bound reduction; cleared when it reaches _MAX_PLANS entries
-_PLANS: dict[tuple[Any, ...], Run] = {}
+#: plan key -> bound reduction; cleared (in place: ``Tensor._reduce`` reads it too) when it
+#: reaches _MAX_PLANS entries
+PLANS: dict[tuple[Any, ...], Run] = {}
 _MAX_PLANS = 4096
 
 #: The plans of small inputs, keyed without strides nor backend (``small_plan_key``): below
@@ -74,12 +75,12 @@ def reduce_array(
         kind = type(axis)
         if axis is None or kind is int or (kind is tuple and _int_tuple(axis)):  # type: ignore[arg-type]
             key = (name, axis, keepdims, result_dtype, a.shape, a.strides, a.dtype, get_backend())
-            plan = _PLANS.get(key)
+            plan = PLANS.get(key)
             if plan is None:
                 plan = _plan(a, name, axis, keepdims, result_dtype)
-                if len(_PLANS) >= _MAX_PLANS:
-                    _PLANS.clear()
-                _PLANS[key] = plan
+                if len(PLANS) >= _MAX_PLANS:
+                    PLANS.clear()
+                PLANS[key] = plan
                 if (
                     result_dtype is None
                     and kind in _SMALL_AXIS_TYPES
@@ -94,7 +95,7 @@ def reduce_array(
 
 def clear_plans() -> None:
     """Forget every cached plan (after a change to the routing table)."""
-    _PLANS.clear()
+    PLANS.clear()
     SMALL_PLANS.clear()
 
 

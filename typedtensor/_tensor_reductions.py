@@ -16,8 +16,10 @@ from typing_extensions import Unpack
 from . import _rules as rules
 from . import _tensor
 from ._arguments import _correction, _norm_params, _raise_rule_error, _real, _shape_tuple
+from ._backend import get_backend
 from ._backend._routing import SHORT_ROW, min_numba_bytes, numpy_at_every_size
 from ._dtypes import as_dtype_class
+from ._reduce_plan import PLANS as _PLANS
 from ._reduce_plan import SMALL_PLANS as _SMALL_PLANS
 from ._reduce_plan import reduce_array
 
@@ -56,7 +58,8 @@ class ReductionMethods:
     ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
         """Every reduction method's one path (a subclass with another ``_data`` overrides it).
         A small input's validated plan is one dict lookup away (``SMALL_PLANS``, keyed
-        without strides: below ``min_numba_bytes()`` every layout runs numpy's loops)."""
+        without strides: below ``min_numba_bytes()`` every layout runs numpy's loops), a
+        larger one's (int or None axis, bool keepdims) one more (``reduce_array``'s plans)."""
         a = self._data
         if out is None and dtype is None:
             try:
@@ -65,6 +68,10 @@ class ReductionMethods:
                 )
             except TypeError:  # an unhashable axis or keepdims (a list): the rules say why
                 plan = None
+            if plan is None and type(keepdims) is bool and (axis is None or type(axis) is int):
+                # a validated plan of a larger input: reduce_array's key for these types
+                key = (name, axis, keepdims, None, a.shape, a.strides, a.dtype, get_backend())
+                plan = _PLANS.get(key)
             if plan is not None:
                 try:
                     result = plan(a, params)

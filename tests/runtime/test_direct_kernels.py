@@ -173,7 +173,7 @@ def test_the_routing_runs_them_from_their_table(
         _reduce_plan.clear_plans()
         table[op][where] = (a.nbytes, None)
         at = call().numpy()
-        (plan,) = _reduce_plan._PLANS.values()
+        (plan,) = _reduce_plan.PLANS.values()
         _reduce_plan.clear_plans()
         table[op][where] = (1, a.nbytes)  # the range's end is numpy's again
         above = call().numpy()

@@ -414,7 +414,7 @@ def test_rows_of_any_size_take_the_index_path(op: str, fresh_plans: None) -> Non
         _reduce_plan.clear_plans()
         with tt.use_backend("numba"):
             got = getattr(tt.asarray(x), op)(axis).numpy()
-        assert bool(_reduce_plan._PLANS) == planned, (x.shape, x.strides, axis)
+        assert bool(_reduce_plan.PLANS) == planned, (x.shape, x.strides, axis)
         want = _numpy.reduce(op, x, ((axis + 2) % 2,), False, np.dtype(np.int64))
         _same_bits(got, want)
 
