@@ -356,6 +356,29 @@ def test_small_plans_keep_rejecting_bools_floats_and_lists(fresh_plans: None) ->
             t.sum(1, [True])  # type: ignore[arg-type]
 
 
+def test_larger_plans_looked_up_by_the_method_keep_rejecting(fresh_plans: None) -> None:
+    """Past the small plans ``Tensor._reduce`` reads ``reduce_array``'s plans itself for int
+    or None axes and bool keepdims: bools, floats and ints as keepdims still fail after a
+    valid call cached the plan, numpy integers still work, and the answers are the plan's."""
+    a = np.random.default_rng(8).standard_normal((256, 128)).astype(np.float32)
+    assert a.nbytes >= _routing.min_numba_bytes()
+    t = tt.asarray(a)
+    for backend in ("numpy", "numba"):
+        with tt.use_backend(backend):
+            first = t.sum(1).numpy()
+            assert any(key[:3] == ("sum", 1, False) for key in _reduce_plan.PLANS)
+            _same_bits(t.sum(1).numpy(), first)
+            _same_bits(t.sum(np.int64(1)).numpy(), first)
+            for bad in (True, 1.0, np.float64(1.0)):
+                with pytest.raises(TypeError):
+                    t.sum(bad)  # type: ignore[arg-type]
+            t.max(0)  # cached: keepdims=0 would find it by equality
+            with pytest.raises(TypeError):
+                t.max(0, 0)  # type: ignore[arg-type]
+            with pytest.raises(tt.AxisError):
+                t.max(2)
+
+
 def test_small_plans_stop_at_the_smallest_numba_size(fresh_plans: None) -> None:
     """Only inputs below every op's numba size enter the small plans; one element more runs
     the validated plan of its layout (bit for bit the backend in force)."""
