@@ -38,9 +38,10 @@ _MAX_PLANS = 4096
 #: The plans of small inputs, keyed without strides nor backend (``small_plan_key``): below
 #: ``min_numba_bytes()`` both built-in backends run numpy's loops (``_routing.runner`` sends
 #: every input under its op's ``NUMBA_FROM_BYTES`` and ``DIRECT_FROM_BYTES`` sizes to
-#: ``numpy_runner``, whatever its layout), so one plan serves every layout and backend. Only calls whose axis is ``None`` or an
-#: ``int`` and whose keepdims is a ``bool`` enter it, and the key holds both types: ``True ==
-#: 1`` and ``1.0 == 1`` as dict keys, and those stay errors. ``Tensor._reduce`` reads it first.
+#: ``numpy_runner``, whatever its layout), so one plan serves every layout and backend. Only
+#: calls whose axis is ``None`` or an ``int`` and whose keepdims is a ``bool`` enter it, and
+#: the key holds both types: ``True == 1`` and ``1.0 == 1`` as dict keys, and those stay
+#: errors. ``Tensor._reduce`` reads it first.
 SMALL_PLANS: dict[tuple[Any, ...], Run] = {}
 _SMALL_AXIS_TYPES = (int, type(None))
 
