@@ -257,10 +257,10 @@ def _stage_prodf(x3: Array, one: Any) -> Array:
     return part.reshape(o, i)
 
 
-def _index_zero(x3: Array, rows: int) -> Any:
+def _index_zero(itemsize: int, rows: int) -> Any:
     """The vertical argmax's running row index type: float32 (vectorises beside 4-byte data)
     while it counts ``rows`` exactly, else float64."""
-    return np.float32(0) if x3.itemsize <= 4 and rows < (1 << 24) else np.float64(0)
+    return np.float32(0) if itemsize <= 4 and rows < (1 << 24) else np.float64(0)
 
 
 def _stage_arg(x3: Array, ismax: bool) -> tuple[Array, Array]:
@@ -269,7 +269,7 @@ def _stage_arg(x3: Array, ismax: bool) -> tuple[Array, Array]:
     if _narrow(o, r, i):
         av: Array = np.empty(o, x3.dtype)
         ai: Array = np.empty(o, np.int64)
-        zi = _index_zero(x3, r)
+        zi = _index_zero(x3.itemsize, r)
         _launch(kern.arg_n, kern.arg_n_par, par, x3.reshape(o, r), av, ai, ismax, zi, _rb(r, 1))
         return av.reshape(o, 1), ai.reshape(o, 1)
     if i == 1:
@@ -282,7 +282,7 @@ def _stage_arg(x3: Array, ismax: bool) -> tuple[Array, Array]:
         wb = min(i, _WB)
         ns = _segments(o, r, -(-i // wb), par, 64)
         pv, pi = np.empty((o, ns, i), x3.dtype), np.empty((o, ns, i), np.int64)
-        zi = _index_zero(x3, -(-r // ns))
+        zi = _index_zero(x3.itemsize, -(-r // ns))
         _launch(kern.arg_v, kern.arg_v_par, par, x3, pv, pi, ismax, zi, wb)
     if ns == 1:
         return pv.reshape(o, i), pi.reshape(o, i)

@@ -104,7 +104,7 @@ def _arg_indices(
 
         return rows
     wb = min(i, _WB)
-    zi = _index_zero(np.empty((0, 0, 0), dtype), r)
+    zi = _index_zero(dtype.itemsize, r)
 
     def columns(x: Array) -> Array:
         pv: Array = np.empty((o, 1, i), dtype)
