@@ -336,6 +336,27 @@ def test_correction_at_or_above_n_gives_inf_or_nan() -> None:
     assert np.isinf(got[0]) and np.isnan(got[1])
 
 
+@pytest.mark.parametrize("variant", ["tensorflow", "pytorch"])
+@pytest.mark.parametrize("axis", [0, 1])
+def test_l2_normalize_of_zeros_without_eps_is_nan_as_numpys(variant: str, axis: int) -> None:
+    """A zero row (column) over eps=0 divides 0 by 0: NaN, as numpy's division (the scaling
+    kernel raised ZeroDivisionError under numba's default error model); also through the
+    plan-bound kernels of a Tensor method."""
+    a = np.random.default_rng(8).standard_normal((300, 260)).astype(np.float32)
+    a[7] = 0.0
+    a[:, 9] = 0.0
+    params = {"eps": 0.0, "variant": variant}
+    with np.errstate(all="ignore"):
+        want = ref.reduce("l2_normalize", a, (axis,), True, np.dtype(np.float32), **params)
+        got = nb.reduce("l2_normalize", a, (axis,), True, np.dtype(np.float32), **params)
+        with tt.use_backend("numba"):
+            method = tt.asarray(a).l2_normalize(axis, 0.0, variant).numpy()
+    assert np.isnan(want).any()
+    for result in (got, method):  # NaN where numpy's are; float32 sums accumulate in float64
+        np.testing.assert_array_equal(np.isnan(result), np.isnan(want))
+        np.testing.assert_allclose(result, want, rtol=2e-6)
+
+
 # ----------------------------------------------------------------------------- contract
 def test_full_reduction_is_0d_array_of_the_result_dtype() -> None:
     got = _nb("sum", np.arange(10, dtype=np.int8), (0,), np.int64)

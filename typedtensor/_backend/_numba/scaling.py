@@ -13,7 +13,10 @@ from ._primitives import _as
 
 
 # ----------------------------------------------------------------------------- scaling pass
-@njit(fastmath={"nsz", "contract"})
+# error_model="numpy": a zero denominator gives inf/NaN as numpy's division does (numba's
+# default raised ZeroDivisionError for l2_normalize(eps=0) of a zero row, and its per-element
+# check kept the division scalar: ~3x numpy's time over columns)
+@njit(fastmath={"nsz", "contract"}, error_model="numpy")
 def _scale_task(x: Any, d: Any, out: Any, ni: int, t: int, ns: int, rb: int) -> None:
     nr = x.shape[1] // ni
     blk = t // ns
