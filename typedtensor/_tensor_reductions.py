@@ -17,7 +17,13 @@ from . import _rules as rules
 from . import _tensor
 from ._arguments import _correction, _norm_params, _raise_rule_error, _real, _shape_tuple
 from ._backend import get_backend
-from ._backend._routing import SHORT_ROW, min_numba_bytes, numpy_at_every_size
+from ._backend._routing import (
+    ARG_ROWS_KERNEL_CHARS,
+    ARG_ROWS_KERNEL_MAX_LENGTH,
+    DIRECT_FROM_BYTES,
+    SHORT_ROW,
+    min_numba_bytes,
+)
 from ._dtypes import as_dtype_class
 from ._reduce_plan import PLANS as _PLANS
 from ._reduce_plan import SMALL_PLANS as _SMALL_PLANS
@@ -35,9 +41,14 @@ _object_new = object.__new__
 #: int64 is numpy's intp on the platforms where that runner runs)
 _INDEX_SMALL_BYTES = min_numba_bytes(("argmax", "argmin"))
 #: ... and at any size over the last axis of a C-contiguous input in rows longer than a short
-#: row (the ``rows`` layout), while no routing table sends argmax/argmin over rows to numba
-#: (numpy's SIMD loops win there)
-_INDEX_ROWS_IN_NUMPY = numpy_at_every_size(("argmax", "argmin"), "rows")
+#: row (the ``rows`` layout), but for the rows the numba backend runs in its kernels from
+#: ``_INDEX_ROWS_KERNEL_BYTES`` (``DIRECT_FROM_BYTES``; the dtypes and row lengths of
+#: ``ARG_ROWS_KERNEL_CHARS``), which call the kernel without a plan, as the plan would.
+_INDEX_ROWS_KERNEL_BYTES = DIRECT_FROM_BYTES.get("argmax", {}).get("rows", (None,))[0]
+_INDEX_ROWS_IN_KERNELS = (
+    ARG_ROWS_KERNEL_CHARS if _INDEX_ROWS_KERNEL_BYTES is not None else frozenset()
+)
+_first_extreme_of_rows: Any = None  # _numba.direct's, imported at the first call that runs it
 
 
 class ReductionMethods:
@@ -208,7 +219,7 @@ class ReductionMethods:
         tensor for ``axis=None``: ``(8, 3).argmax(axis=1) -> (8,)`` of int64."""
         a = self._data  # a small input over one int axis: numpy's own call
         if type(axis) is int and keepdims is False and out is None and type(a) is np.ndarray:
-            small = _index_of_small(a, a.argmax, axis)
+            small = _index_without_plan(a, a.argmax, axis, True)
             if small is not None:
                 return small
         return self._reduce("argmax", axis, keepdims, out)
@@ -223,7 +234,7 @@ class ReductionMethods:
         """Index of the first minimum along one axis: ``(8, 3).argmin(axis=0) -> (3,)``."""
         a = self._data  # a small input over one int axis: numpy's own call
         if type(axis) is int and keepdims is False and out is None and type(a) is np.ndarray:
-            small = _index_of_small(a, a.argmin, axis)
+            small = _index_without_plan(a, a.argmin, axis, False)
             if small is not None:
                 return small
         return self._reduce("argmin", axis, keepdims, out)
@@ -396,26 +407,46 @@ class ReductionMethods:
         return cumprod(cast("AnyTensor", self), axis, dtype, out=out)
 
 
-def _index_of_small(a: npt.NDArray[Any], method: Any, axis: int) -> AnyTensor | None:
-    """``a.argmax(axis)``/``a.argmin(axis)`` (``method``) wrapped, for an input below
-    ``_INDEX_SMALL_BYTES`` or in the rows layout (``_INDEX_ROWS_IN_NUMPY``) with a nonempty
-    ``axis`` in range; else None (the plan path, whose rules raise for an out-of-range axis,
-    rank 0 and an empty axis)."""
+def _index_without_plan(
+    a: npt.NDArray[Any], method: Any, axis: int, ismax: bool
+) -> AnyTensor | None:
+    """``a.argmax(axis)``/``a.argmin(axis)`` (``method``, ``ismax``) wrapped, with a nonempty
+    ``axis`` in range, for an input below ``_INDEX_SMALL_BYTES`` or in the rows layout: numpy's
+    call, or the numba kernel the plan would run (``_INDEX_ROWS_IN_KERNELS`` on the numba
+    backend). Else None (the plan path, whose rules raise for an out-of-range
+    axis, rank 0 and an empty axis)."""
+    global _first_extreme_of_rows
     try:
         length = a.shape[axis]
     except IndexError:
         return None
     if not length:
         return None
-    if a.nbytes >= _INDEX_SMALL_BYTES and not (
-        _INDEX_ROWS_IN_NUMPY
-        and length > SHORT_ROW
+    if a.nbytes < _INDEX_SMALL_BYTES:
+        index = method(axis)
+    elif not (
+        length > SHORT_ROW
         and a.size > length  # another dim > 1: rows, not the full layout
         and axis in (-1, a.ndim - 1)
         and a.flags.c_contiguous
     ):
         return None
-    index = method(axis)
+    elif (
+        a.dtype.char in _INDEX_ROWS_IN_KERNELS
+        and length <= ARG_ROWS_KERNEL_MAX_LENGTH
+        and a.nbytes >= _INDEX_ROWS_KERNEL_BYTES
+        and get_backend() == "numba"
+    ):
+        if _first_extreme_of_rows is None:
+            from ._backend._numba.direct import first_extreme_of_rows
+
+            _first_extreme_of_rows = first_extreme_of_rows
+        if a.ndim == 2:
+            index = _first_extreme_of_rows(a, ismax)
+        else:
+            index = _first_extreme_of_rows(a.reshape(-1, length), ismax).reshape(a.shape[:-1])
+    else:
+        index = method(axis)
     t: AnyTensor = _object_new(_tensor.Tensor)
     t._data = index if type(index) is np.ndarray else np.asarray(index)
     return t

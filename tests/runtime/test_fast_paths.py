@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 import typedtensor as tt
 from typedtensor import _reduce_plan
 from typedtensor._backend import _numba, _numpy, _numpy_runners, _routing
+from typedtensor._backend._numba.direct import first_extreme_of_rows
 from typedtensor._dtypes import BY_NAME
 
 from ._strategies import arrays, axis_spellings
@@ -146,8 +147,7 @@ def test_every_threshold_is_crossed(
     table = {w: dict(v) for w, v in _routing.NUMBA_FROM_BYTES.items()}
     monkeypatch.setattr(_routing, "NUMBA_FROM_BYTES", table)
     # argmax/argmin: no plan-free path
-    monkeypatch.setattr(tt._tensor_reductions, "_INDEX_SMALL_BYTES", 0)
-    monkeypatch.setattr(tt._tensor_reductions, "_INDEX_ROWS_IN_NUMPY", False)
+    monkeypatch.setattr(tt._tensor_reductions, "_index_without_plan", lambda *args: None)
     with tt.use_backend("numba"), np.errstate(all="ignore"):
         table[op][where] = a.nbytes + 1
         below = _call(t, op, axes)
@@ -423,20 +423,49 @@ def test_small_index_path_equals_the_validated_path(op: str) -> None:
 
 
 @pytest.mark.parametrize("op", ["argmax", "argmin"])
-def test_rows_of_any_size_take_the_index_path(op: str, fresh_plans: None) -> None:
-    """Past ``_INDEX_SMALL_BYTES``, argmax/argmin over the last axis of C-contiguous rows
-    (numpy's loops at every size) still skip the plan; other layouts of the same size build
-    one; every answer is numpy's."""
-    assert tt._tensor_reductions._INDEX_ROWS_IN_NUMPY
-    rows = tt._tensor_reductions._INDEX_SMALL_BYTES // (4 * 64) + 8
-    a = np.random.default_rng(6).standard_normal((rows, 64)).astype(np.float32)
-    a.flat[::7] = np.nan
-    cases = [(a, -1, False), (a, 1, False), (a, 0, True), (np.asfortranarray(a), 1, True)]
-    cases += [(a.reshape(1, -1), 1, True), (a.reshape(-1, 8), 1, True)]  # full, short rows
-    for x, axis, planned in cases:
+def test_rows_of_any_size_take_the_index_path(
+    op: str, fresh_plans: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past ``_INDEX_SMALL_BYTES``, argmax/argmin over the last axis of C-contiguous rows skip
+    the plan: numpy's call, or on the numba backend from ``_INDEX_ROWS_KERNEL_BYTES`` the
+    kernel for the dtypes and row lengths of ``ARG_ROWS_KERNEL_CHARS``; other layouts of the
+    same size build one; every answer is numpy's."""
+    reductions = tt._tensor_reductions
+    kernel_calls = []
+
+    def spy(x: Any, ismax: bool) -> Any:
+        kernel_calls.append(x.shape)
+        return first_extreme_of_rows(x, ismax)
+
+    monkeypatch.setattr(reductions, "_first_extreme_of_rows", spy)
+    kernel_rows = reductions._INDEX_ROWS_KERNEL_BYTES // (4 * 64) + 8
+    small_rows = reductions._INDEX_SMALL_BYTES // (4 * 64) + 8
+    assert small_rows < kernel_rows
+    rng = np.random.default_rng(6)
+    cases = []
+    for rows, dtype, kernel in [
+        (small_rows, np.float32, False),  # below the kernels' size: numpy's call
+        (kernel_rows, np.float32, True),
+        (kernel_rows, np.float64, False),  # float64 rows: numpy's call
+    ]:
+        a = rng.standard_normal((rows, 64)).astype(dtype)
+        a.flat[::7] = np.nan
+        a[3] = -np.inf  # rows of one value, a row without a NaN
+        cases += [(a, -1, False, kernel), (a, 1, False, kernel), (a, 0, True, False)]
+        cases += [(np.asfortranarray(a), 1, True, False), (a.reshape(1, -1), 1, True, False)]
+        cases += [(a.reshape(-1, 8), 1, True, False)]  # short rows
+    long_rows = rng.standard_normal((kernel_rows // 4, 64 * 4)).astype(np.float32)  # 256
+    cases += [(long_rows, -1, False, True), (long_rows.reshape(-1, 512), -1, False, False)]
+    for x, axis, planned, kernel in cases:
         _reduce_plan.clear_plans()
+        kernel_calls.clear()
         with tt.use_backend("numba"):
             got = getattr(tt.asarray(x), op)(axis).numpy()
         assert bool(_reduce_plan.PLANS) == planned, (x.shape, x.strides, axis)
+        assert bool(kernel_calls) == kernel, (x.shape, x.dtype, axis)
         want = _numpy.reduce(op, x, ((axis + 2) % 2,), False, np.dtype(np.int64))
         _same_bits(got, want)
+    kernel_calls.clear()
+    with tt.use_backend("numpy"):  # the numpy backend runs numpy's call
+        tt.asarray(long_rows).argmax(-1)
+    assert not kernel_calls

@@ -27,6 +27,8 @@ from . import reduce_with as _reduce_with
 from ._numpy_runners import Run, numpy_runner
 
 __all__ = [
+    "ARG_ROWS_KERNEL_CHARS",
+    "ARG_ROWS_KERNEL_MAX_LENGTH",
     "DIRECT_FROM_BYTES",
     "NUMBA_FROM_BYTES",
     "PARALLEL_ONLY",
@@ -188,10 +190,10 @@ _MB = 1 << 20
 #: crossover's (256, 64) was faster: the crossover moves with the reduced length), and the
 #: sums, max/min and any/all end where numpy's loops reach the same memory speed (1-4 MB;
 #: 0.93-1.05x from there). Left to ``NUMBA_FROM_BYTES``: a whole-array max/min/any/all/argmax
-#: and argmax/argmin over rows (numpy's SIMD loops run 1.3-4x faster than the serial
-#: kernels), a float product over rows (0.91x: the kernel keeps numpy's order of
-#: multiplication) or over columns (0.98-1.09x), l2_normalize over columns (float32
-#: 0.57-0.93x).
+#: (numpy's SIMD loops run 1.3-4x faster than the serial kernels), a float product over
+#: rows (0.91x: the kernel keeps numpy's order of multiplication) or over columns
+#: (0.98-1.09x), l2_normalize over columns (float32 0.57-0.93x). argmax/argmin over rows
+#: run the kernels only where ``ARG_ROWS_KERNEL_CHARS`` says.
 DIRECT_FROM_BYTES: dict[str, dict[str, tuple[int, int | None]]] = {
     "sum": {"full": (64 * _KB, None), "rows": (64 * _KB, None), "columns": (256 * _KB, 4 * _MB)},
     "prod": {"full": (64 * _KB, None)},
@@ -200,8 +202,8 @@ DIRECT_FROM_BYTES: dict[str, dict[str, tuple[int, int | None]]] = {
     "min": {"rows": (64 * _KB, None), "columns": (256 * _KB, 1 * _MB)},
     "any": {"rows": (64 * _KB, None), "columns": (256 * _KB, 1 * _MB)},
     "all": {"rows": (64 * _KB, None), "columns": (256 * _KB, 1 * _MB)},
-    "argmax": {"columns": (64 * _KB, None)},
-    "argmin": {"columns": (64 * _KB, None)},
+    "argmax": {"rows": (128 * _KB, None), "columns": (64 * _KB, None)},  # rows: see below
+    "argmin": {"rows": (128 * _KB, None), "columns": (64 * _KB, None)},
     **{
         op: {where: (64 * _KB, None) for where in ("full", "rows", "columns")}
         for op in ("var", "std", "logsumexp")
@@ -209,6 +211,16 @@ DIRECT_FROM_BYTES: dict[str, dict[str, tuple[int, int | None]]] = {
     "norm": {"full": (64 * _KB, None), "rows": (64 * _KB, None), "columns": (256 * _KB, None)},
     "l2_normalize": {"full": (64 * _KB, None), "rows": (64 * _KB, None)},
 }
+#: argmax/argmin over rows run the kernels (``_numba/simd_argextremes.py``) only for these
+#: dtypes (``dtype.char``) and rows of at most this many elements: numpy's SIMD argmax pays a
+#: fixed cost per row, so the kernels win on many short rows and lose on fewer long ones.
+#: Measured through ``Tensor.argmax(axis=-1)`` against numpy (2026-11-25 07:30-07:45 UTC,
+#: medians of 9 interleaved rounds): float32 at 256 KB (512, 128) 0.65x, (256, 256) 0.89x,
+#: (128, 512) 1.19x, (64, 1024) 1.23x; at 1-4 MB rows of 128-256 0.36-0.67x; float64 0.91x at
+#: best ((512, 128)) and 1.2-1.37x for rows of 128 elements or more at 256 KB, so float64 rows
+#: keep numpy's loops.
+ARG_ROWS_KERNEL_CHARS = frozenset("f")
+ARG_ROWS_KERNEL_MAX_LENGTH = 256
 #: the numba kernels split their work over threads from this many elements (``_numba._stages``);
 #: below it they run serially
 PARALLEL_FROM_ELEMENTS = 1 << 18

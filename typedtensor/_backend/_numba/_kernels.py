@@ -19,7 +19,7 @@ this package (``_cache.py``), so a change in a helper module recompiles the kern
 from __future__ import annotations
 
 from ._primitives import NARROW, NNZ, PF_MIN, PROD, PRODF, SUM, SUMABS, SUMPOW, SUMSQ
-from .argextremes import arg_h, arg_h_par, arg_n, arg_n_par, arg_v, arg_v_par
+from .argextremes import arg_h, arg_h_par, arg_n, arg_n_par, arg_rows, arg_v, arg_v_par
 from .extremes import ext_h, ext_h_par, ext_n, ext_n_par, ext_v, ext_v_par
 from .logsumexp import lse_h, lse_h_par, lse_n, lse_n_par, lse_v, lse_v_par
 from .scaling import scale, scale_par
@@ -46,6 +46,7 @@ __all__ = [
     "arg_h_par",
     "arg_n",
     "arg_n_par",
+    "arg_rows",
     "arg_v",
     "arg_v_par",
     "ext_h",

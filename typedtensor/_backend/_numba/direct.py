@@ -9,8 +9,11 @@ are one block, seen as ``(O, R, I)`` and reduced over ``R``, neither empty nor s
 ``run(a, params)`` it returns reshapes ``a``, allocates the partial result and calls the serial
 kernel with exactly the arguments ``reduce`` passes it when its kernels run serially, then
 finishes as ``reduce`` does: the same answers bit for bit (tests/runtime/test_direct_kernels.py),
-for ``sum prod mean max min any all var std argmax argmin logsumexp norm l2_normalize``. The
-parallel kernels stay with ``reduce`` (``_routing.runner`` decides per call).
+for ``sum prod mean max min any all var std argmax argmin logsumexp norm l2_normalize``
+(argmax/argmin over rows call ``arg_rows``, ``arg_h`` without the partial values it would
+discard, for the dtypes and row lengths of ``ARG_ROWS_KERNEL_CHARS``; others are left to
+numpy's loops). The parallel kernels stay with
+``reduce`` (``_routing.runner`` decides per call).
 """
 
 from __future__ import annotations
@@ -23,12 +26,12 @@ import numpy as np
 import numpy.typing as npt
 
 from ... import _rules as rules
-from .._routing import one_reduced_block
+from .._routing import ARG_ROWS_KERNEL_CHARS, ARG_ROWS_KERNEL_MAX_LENGTH, one_reduced_block
 from ..norm_finish import l2_denominator, norm_from_power_sum
 from . import _kernels as kern
 from ._stages import _WB, _WB_2PASS, _WB_VAR, _index_zero, _narrow, _rb
 
-__all__ = ["DIRECT_OPS", "direct_runner"]
+__all__ = ["DIRECT_OPS", "direct_runner", "first_extreme_of_rows"]
 
 Array = npt.NDArray[Any]
 Run = Callable[[Array, dict[str, Any]], Array]
@@ -94,15 +97,7 @@ def _arg_indices(
 ) -> Callable[[Array], Array]:
     """``_stages._stage_arg``'s serial path (the indices)."""
     if i == 1:
-        rb = _rb(r, 1)
-
-        def rows(x: Array) -> Array:
-            pv: Array = np.empty((o, 1), dtype)
-            pi: Array = np.empty((o, 1), np.int64)
-            kern.arg_h(x.reshape(o, r), pv, pi, ismax, rb)
-            return pi
-
-        return rows
+        return lambda x: first_extreme_of_rows(x.reshape(o, r), ismax)
     wb = min(i, _WB)
     zi = _index_zero(dtype.itemsize, r)
 
@@ -113,6 +108,15 @@ def _arg_indices(
         return pi
 
     return columns
+
+
+def first_extreme_of_rows(x: Array, ismax: bool) -> Array:
+    """Index of the first max (min) of each row of a C-contiguous 2-D float array, the first
+    NaN winning (``arg_rows``): the argmax/argmin over rows of a plan, and of
+    the Tensor methods' call without one (``_tensor_reductions._index_without_plan``)."""
+    index: Array = np.empty(x.shape[0], np.int64)
+    kern.arg_rows(x, index, ismax)
+    return index
 
 
 def _moments(o: int, r: int, i: int) -> Callable[[Array], Array]:
@@ -210,6 +214,8 @@ def direct_runner(
     out_shape = shape if op == "l2_normalize" else tuple(s for s in result_shape if s is not None)
     n = math.prod(shape[d] for d in axes)
     finish = make(block, kernel_dtype, dtype, n)
+    if finish is None:
+        return None
     if input_dtype == np.bool_:
         run: Run = lambda a, params: finish(a.view(np.uint8), params).reshape(out_shape)  # noqa: E731
     else:
@@ -296,9 +302,15 @@ def _variance(root: bool) -> Callable[..., _Finish]:
     return make
 
 
-def _arg(ismax: bool) -> Callable[..., _Finish]:
-    def make(block: _Block, kdt: np.dtype[Any], dtype: np.dtype[Any], n: int) -> _Finish:
+def _arg(ismax: bool) -> Callable[..., _Finish | None]:
+    def make(block: _Block, kdt: np.dtype[Any], dtype: np.dtype[Any], n: int) -> _Finish | None:
+        if block[2] == 1 and (
+            kdt.char not in ARG_ROWS_KERNEL_CHARS or block[1] > ARG_ROWS_KERNEL_MAX_LENGTH
+        ):
+            return None  # numpy's SIMD loops (see ARG_ROWS_KERNEL_CHARS)
         indices = _arg_indices(*block, kdt, ismax)
+        if dtype == np.int64:
+            return lambda x, params: indices(x)
         return lambda x, params: indices(x).astype(dtype, copy=False)
 
     return make
@@ -351,7 +363,7 @@ def _l2_normalize(block: _Block, kdt: np.dtype[Any], dtype: np.dtype[Any], n: in
     return finish
 
 
-_BUILDERS: dict[str, Callable[..., _Finish]] = {
+_BUILDERS: dict[str, Callable[..., _Finish | None]] = {
     "sum": _sum,
     "prod": _prod,
     "mean": _mean,
