@@ -44,9 +44,9 @@ _INDEX_SMALL_BYTES = min_numba_bytes(("argmax", "argmin"))
 #: row (the ``rows`` layout), but for the rows the numba backend runs in its kernels from
 #: ``_INDEX_ROWS_KERNEL_BYTES`` (``DIRECT_FROM_BYTES``; the dtypes and row lengths of
 #: ``ARG_ROWS_KERNEL_CHARS``), which call the kernel without a plan, as the plan would.
-_INDEX_ROWS_KERNEL_BYTES = DIRECT_FROM_BYTES.get("argmax", {}).get("rows", (None,))[0]
+_INDEX_ROWS_KERNEL_BYTES: int = DIRECT_FROM_BYTES.get("argmax", {}).get("rows", (0, None))[0]
 _INDEX_ROWS_IN_KERNELS = (
-    ARG_ROWS_KERNEL_CHARS if _INDEX_ROWS_KERNEL_BYTES is not None else frozenset()
+    ARG_ROWS_KERNEL_CHARS if "rows" in DIRECT_FROM_BYTES.get("argmax", {}) else frozenset()
 )
 _first_extreme_of_rows: Any = None  # _numba.direct's, imported at the first call that runs it
 
