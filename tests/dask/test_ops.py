@@ -213,6 +213,27 @@ def test_mixed_operands_give_dask_tensors(left: str, right: str) -> None:
         np.testing.assert_allclose(result.numpy(), op(np.asarray(ea), np.asarray(eb)))
 
 
+def test_every_operator_goes_through_the_dask_checks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tensor's operators are one function each; DaskTensor replaces every one of them with a
+    call of its ``_binary`` (dask operands, dtype checks at graph construction)."""
+    from typedtensor._tensor import Tensor
+
+    operators = [n for n, op in vars(Tensor).items() if hasattr(op, "binary_ufunc")]
+    assert len(operators) == 22
+    seen = []
+    checked = DaskTensor._binary
+    monkeypatch.setattr(
+        DaskTensor,
+        "_binary",
+        lambda self, o, fn, r=False: seen.append(fn) or checked(self, o, fn, r),
+    )
+    x = tt.asarray(da.from_array(np.arange(6, dtype=np.int64).reshape(2, 3), chunks=2))
+    for name in operators:
+        result = getattr(x, name)(3)
+        assert isinstance(result, DaskTensor), name
+        assert seen.pop() is getattr(Tensor, name).binary_ufunc, name
+
+
 def test_mixed_functions_give_dask_tensors() -> None:
     a = data((4, 3))
     x, t = tt.asarray(da.from_array(a, chunks=2)), tt.asarray(a)

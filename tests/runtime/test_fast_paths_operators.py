@@ -8,6 +8,8 @@ import numpy as np
 import pytest
 
 import typedtensor as tt
+from typedtensor._dtypes import dtype_class_of
+from typedtensor._rules import DTYPE_NAMES
 
 from .test_fast_paths import _same_bits
 
@@ -91,3 +93,26 @@ def test_indexing_directly_equals_the_validated_path() -> None:
         x[:, 6]
     with pytest.raises(IndexError):
         x[0, 0, 0]
+
+
+@pytest.mark.parametrize("dtype", DTYPE_NAMES)
+def test_operators_skip_the_dtype_check_only_where_the_result_is_a_tensor_dtype(dtype: str) -> None:
+    """The operators wrap a result without checking its dtype when the other operand is a
+    Tensor or a Python scalar: every such result's dtype is a Tensor dtype, and is the ufunc's
+    (``ndarray.__pow__`` has fast paths of its own: ``bool ** 2`` is int8 there)."""
+    a = np.arange(1, 4).astype(dtype)
+    x = tt.asarray(a)
+    operators = {n: op for n, op in vars(tt.Tensor).items() if hasattr(op, "binary_ufunc")}
+    for other in (True, 2, 2.5, 1.5j, x):
+        operand = other._data if isinstance(other, tt.Tensor) else other
+        for name, op in operators.items():
+            args = (operand, a) if op.reflected else (a, operand)
+            try:
+                with np.errstate(all="ignore"):
+                    want = op.binary_ufunc(*args)
+            except (TypeError, ValueError, OverflowError):
+                continue
+            with np.errstate(all="ignore"):
+                got = getattr(x, name)(other)
+            assert dtype_class_of(got._data.dtype) is got.dtype, (name, other)
+            assert got._data.dtype == want.dtype, (name, other)

@@ -219,6 +219,21 @@ class DaskTensor(Tensor[Any, Unpack[tuple[Any, ...]]]):
         return from_dask_array(Tensor.reduce_to(self, shape, op)._data)
 
 
+def _through_binary(fn: Any, reflected: bool) -> Any:
+    def operator(self: DaskTensor, other: object) -> Any:
+        return self._binary(other, fn, reflected)
+
+    return operator
+
+
+# Tensor's operators are one function each (``_tensor._binary_operator``), which would skip
+# the checks of ``DaskTensor._binary`` (dask operands, dtypes at graph construction): every
+# one goes through it here
+for _name, _operator in list(vars(Tensor).items()):
+    if hasattr(_operator, "binary_ufunc"):
+        setattr(DaskTensor, _name, _through_binary(_operator.binary_ufunc, _operator.reflected))
+
+
 def _no_out(out: object, name: str) -> None:
     if out is not None:
         raise TypeError(
