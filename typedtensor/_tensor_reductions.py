@@ -18,9 +18,10 @@ from . import _tensor
 from ._arguments import _correction, _norm_params, _raise_rule_error, _real, _shape_tuple
 from ._backend import get_backend
 from ._backend._routing import (
-    ARG_ROWS_KERNEL_CHARS,
-    ARG_ROWS_KERNEL_MAX_LENGTH,
+    DIRECT_DTYPES,
     DIRECT_FROM_BYTES,
+    DIRECT_KERNEL_CHARS,
+    DIRECT_LONGEST,
     SHORT_ROW,
     min_numba_bytes,
 )
@@ -41,13 +42,16 @@ _object_new = object.__new__
 #: int64 is numpy's intp on the platforms where that runner runs)
 _INDEX_SMALL_BYTES = min_numba_bytes(("argmax", "argmin"))
 #: ... and at any size over the last axis of a C-contiguous input in rows longer than a short
-#: row (the ``rows`` layout), but for the rows the numba backend runs in its kernels from
-#: ``_INDEX_ROWS_KERNEL_BYTES`` (``DIRECT_FROM_BYTES``; the dtypes and row lengths of
-#: ``ARG_ROWS_KERNEL_CHARS``), which call the kernel without a plan, as the plan would.
+#: row (the ``rows`` layout), but for the rows the numba backend runs in its kernels: from
+#: ``DIRECT_FROM_BYTES``' size, of the dtypes of ``DIRECT_DTYPES`` and at most
+#: ``DIRECT_LONGEST`` elements long; those call the kernel without a plan, as the plan would.
 _INDEX_ROWS_KERNEL_BYTES: int = DIRECT_FROM_BYTES.get("argmax", {}).get("rows", (0, None))[0]
-_INDEX_ROWS_IN_KERNELS = (
-    ARG_ROWS_KERNEL_CHARS if "rows" in DIRECT_FROM_BYTES.get("argmax", {}) else frozenset()
+_INDEX_ROWS_IN_KERNELS: frozenset[str] = (
+    DIRECT_DTYPES.get(("argmax", "rows"), DIRECT_KERNEL_CHARS)
+    if "rows" in DIRECT_FROM_BYTES.get("argmax", {})
+    else frozenset()
 )
+_INDEX_ROWS_LONGEST = DIRECT_LONGEST.get(("argmax", "rows"), 1 << 62)
 _first_extreme_of_rows: Any = None  # _numba.direct's, imported at the first call that runs it
 
 
@@ -433,7 +437,7 @@ def _index_without_plan(
         return None
     elif (
         a.dtype.char in _INDEX_ROWS_IN_KERNELS
-        and length <= ARG_ROWS_KERNEL_MAX_LENGTH
+        and length <= _INDEX_ROWS_LONGEST
         and a.nbytes >= _INDEX_ROWS_KERNEL_BYTES
         and get_backend() == "numba"
     ):

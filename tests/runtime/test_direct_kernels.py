@@ -92,19 +92,9 @@ def test_direct_runs_equal_the_backends_serial_kernels(
         if op == "l2_normalize":
             variants = ("pytorch", "openvino-max", "openvino-add")
             params_list += [{"eps": 0.5, "variant": v} for v in variants]
-        block = _routing.one_reduced_block(a.shape, a.strides, a.itemsize, axes)
-        assert block is not None
-        numpy_rows = op in ("argmax", "argmin") and block[2] == 1  # see ARG_ROWS_KERNEL_CHARS
-        numpy_rows &= (
-            a.dtype.char not in _routing.ARG_ROWS_KERNEL_CHARS
-            or block[1] > _routing.ARG_ROWS_KERNEL_MAX_LENGTH
-        )
         for keepdims in (False, True):
             general = _general(op, axes, keepdims, result)
             run = direct_runner(op, a.shape, a.strides, axes, keepdims, result, a.dtype, general)
-            if numpy_rows:
-                assert run is None, (shape, axes)
-                continue
             assert run is not None, (shape, axes)
             for params in params_list:
                 with np.errstate(all="ignore"):
@@ -150,14 +140,6 @@ def test_what_else_goes_to_reduce() -> None:
     assert runner("sum", (8, 6), (1,), input_dtype=np.dtype(np.complex64)) is None
     assert runner("nansum", (8, 6), (1,)) is None  # not a direct op
     assert runner("sum", (8, 6), (1,)) is not None
-    # argmax/argmin over rows: float32 rows of up to ARG_ROWS_KERNEL_MAX_LENGTH elements only
-    longest = _routing.ARG_ROWS_KERNEL_MAX_LENGTH
-    assert runner("argmax", (8, longest), (1,)) is not None
-    assert runner("argmin", (8, longest + 1), (1,)) is None
-    assert runner("argmax", (3 * longest,), (0,)) is None  # the whole array: one long row
-    for other in (np.float64, np.int16, np.bool_):
-        assert runner("argmax", (8, 64), (1,), input_dtype=np.dtype(other)) is None
-    assert runner("argmax", (64, 8), (0,), input_dtype=np.dtype(np.int16)) is not None
 
 
 @pytest.mark.parametrize("op", ["sum", "max", "argmax", "var", "norm", "any", "l2_normalize"])
@@ -168,8 +150,6 @@ def test_the_routing_runs_them_from_their_table(
     """Each ``DIRECT_FROM_BYTES`` range moved to start at the test array's size: one byte more
     runs numpy's loops (bit for bit the numpy backend), exactly its size the direct kernel (bit
     for bit the numba backend's kernels), and a range ending at its size numpy's loops."""
-    if op == "argmax" and where == "full":
-        pytest.skip("a whole array is one row longer than ARG_ROWS_KERNEL_MAX_LENGTH: numpy's")
     shape, axes = {"rows": ((64, 48), (1,)), "columns": ((48, 64), (0,)), "full": ((3072,), (0,))}[
         where
     ]
@@ -203,6 +183,33 @@ def test_the_routing_runs_them_from_their_table(
     _same_bits(below, want_numpy)
     _same_bits(above, want_numpy)
     _same_bits(at, want_kernels)
+
+
+def test_ranges_for_some_dtypes_and_row_lengths_only() -> None:
+    """``DIRECT_DTYPES`` and ``DIRECT_LONGEST`` narrow a range: argmax over float32 rows of up
+    to the longest length runs the kernels; float64, int16 or longer rows, and a whole array
+    (one long row), numpy's loops; a float64 product over rows the kernels, float32 not."""
+
+    def runs_kernels(op: str, shape: tuple[int, ...], axes: tuple[int, ...], dtype: Any) -> bool:
+        a = np.zeros(shape, dtype)
+        result = _result_dtype(op, a)
+        run = _routing.runner(
+            "numba", op, a.shape, a.strides, a.itemsize, axes, False, result, a.dtype
+        )
+        return bool(run.__module__ == "typedtensor._backend._numba.direct")
+
+    longest = _routing.DIRECT_LONGEST["argmax", "rows"]
+    rows = (1 << 16) // longest  # 64 K elements: past these ranges' starts, serial kernels
+    assert runs_kernels("argmax", (rows, longest), (1,), np.float32)
+    assert runs_kernels("argmin", (rows, longest), (1,), np.float32)
+    assert not runs_kernels("argmax", (rows // 2, longest * 2), (1,), np.float32)
+    for other in (np.float64, np.int16):
+        assert not runs_kernels("argmax", (rows, longest), (1,), other)
+    assert not runs_kernels("argmax", (rows * longest,), (0,), np.float32)
+    assert runs_kernels("argmax", (longest, rows), (0,), np.int16)  # columns: every dtype
+    assert runs_kernels("prod", (rows, longest), (1,), np.float64)
+    assert not runs_kernels("prod", (rows, longest), (1,), np.float32)
+    assert runs_kernels("l2_normalize", (rows, longest), (0,), np.float32)
 
 
 @pytest.mark.parametrize("parallel", [False, True])

@@ -27,9 +27,10 @@ from . import reduce_with as _reduce_with
 from ._numpy_runners import Run, numpy_runner
 
 __all__ = [
-    "ARG_ROWS_KERNEL_CHARS",
-    "ARG_ROWS_KERNEL_MAX_LENGTH",
+    "DIRECT_DTYPES",
     "DIRECT_FROM_BYTES",
+    "DIRECT_KERNEL_CHARS",
+    "DIRECT_LONGEST",
     "NUMBA_FROM_BYTES",
     "PARALLEL_ONLY",
     "Run",
@@ -192,11 +193,12 @@ _MB = 1 << 20
 #: 0.93-1.05x from there). Left to ``NUMBA_FROM_BYTES``: a whole-array max/min/any/all/argmax
 #: (numpy's SIMD loops run 1.3-4x faster than the serial kernels), a float product over
 #: rows (0.91x: the kernel keeps numpy's order of multiplication) or over columns
-#: (0.98-1.09x), l2_normalize over columns (float32 0.57-0.93x). argmax/argmin over rows
-#: run the kernels only where ``ARG_ROWS_KERNEL_CHARS`` says.
+#: (0.98-1.09x) but for the dtypes of ``DIRECT_DTYPES``, and argmax/argmin over rows but
+#: there. l2_normalize over columns: 0.55-0.87x numpy's time from 64 KB since its division
+#: vectorises (2026-11-25).
 DIRECT_FROM_BYTES: dict[str, dict[str, tuple[int, int | None]]] = {
     "sum": {"full": (64 * _KB, None), "rows": (64 * _KB, None), "columns": (256 * _KB, 4 * _MB)},
-    "prod": {"full": (64 * _KB, None)},
+    "prod": {"full": (64 * _KB, None), "rows": (64 * _KB, None), "columns": (256 * _KB, 4 * _MB)},
     "mean": {"full": (64 * _KB, None), "rows": (64 * _KB, None), "columns": (256 * _KB, 4 * _MB)},
     "max": {"rows": (64 * _KB, None), "columns": (256 * _KB, 1 * _MB)},
     "min": {"rows": (64 * _KB, None), "columns": (256 * _KB, 1 * _MB)},
@@ -209,18 +211,35 @@ DIRECT_FROM_BYTES: dict[str, dict[str, tuple[int, int | None]]] = {
         for op in ("var", "std", "logsumexp")
     },
     "norm": {"full": (64 * _KB, None), "rows": (64 * _KB, None), "columns": (256 * _KB, None)},
-    "l2_normalize": {"full": (64 * _KB, None), "rows": (64 * _KB, None)},
+    "l2_normalize": {
+        "full": (64 * _KB, None),
+        "rows": (64 * _KB, None),
+        "columns": (64 * _KB, None),
+    },
 }
-#: argmax/argmin over rows run the kernels (``_numba/simd_argextremes.py``) only for these
-#: dtypes (``dtype.char``) and rows of at most this many elements: numpy's SIMD argmax pays a
-#: fixed cost per row, so the kernels win on many short rows and lose on fewer long ones.
-#: Measured through ``Tensor.argmax(axis=-1)`` against numpy (2026-11-25 07:30-07:45 UTC,
-#: medians of 9 interleaved rounds): float32 at 256 KB (512, 128) 0.65x, (256, 256) 0.89x,
-#: (128, 512) 1.19x, (64, 1024) 1.23x; at 1-4 MB rows of 128-256 0.36-0.67x; float64 0.91x at
-#: best ((512, 128)) and 1.2-1.37x for rows of 128 elements or more at 256 KB, so float64 rows
-#: keep numpy's loops.
-ARG_ROWS_KERNEL_CHARS = frozenset("f")
-ARG_ROWS_KERNEL_MAX_LENGTH = 256
+#: ``DIRECT_FROM_BYTES`` ranges that hold for some input dtypes only (``dtype.char``); the
+#: others keep ``NUMBA_FROM_BYTES``'s choice. Measured (2026-11-25 05:50-06:15 UTC, medians of
+#: 7-9 interleaved rounds): argmax/argmin over rows through ``Tensor.argmax(axis=-1)`` against
+#: numpy, float32 at 256 KB (512, 128) 0.65x, (256, 256) 0.89x, at 1-4 MB rows of 128-256
+#: 0.36-0.67x; float64 0.91x at best ((512, 128)) and 1.2-1.37x for rows of 128 elements or
+#: more at 256 KB (numpy's float64 argmax pays less per row). A product over rows or columns
+#: with ``measure_crossover.py --direct``: float64 1.5-3.1x numpy's speed over rows from 16 KB,
+#: 1.2-2.5x over columns up to 2 MB (1.00 at 4 MB); float32 0.91-0.95x over rows (numpy's
+#: loop, as slow in the subnormal products of N(0, 1) data) and 0.98-1.08x over columns.
+#: the dtypes (``dtype.char``) the plan-bound kernels take at all (bool and the integers,
+#: float32, float64)
+DIRECT_KERNEL_CHARS = frozenset("?bhilqBHILQfd")
+DIRECT_DTYPES: dict[tuple[str, str], frozenset[str]] = {
+    ("argmax", "rows"): frozenset("f"),
+    ("argmin", "rows"): frozenset("f"),
+    ("prod", "rows"): frozenset("d"),
+    ("prod", "columns"): frozenset("d"),
+}
+#: ... and reduced lengths past which a layout keeps numpy's loops: numpy's SIMD argmax pays a
+#: fixed cost per row, so the kernels win on many short rows and lose on fewer long ones
+#: (float32 at 256 KB: (128, 512) 1.19x, (64, 1024) 1.23x; both loops run at the L2 cache's
+#: speed there, and numpy's call costs ~1 us less)
+DIRECT_LONGEST: dict[tuple[str, str], int] = {("argmax", "rows"): 256, ("argmin", "rows"): 256}
 #: the numba kernels split their work over threads from this many elements (``_numba._stages``);
 #: below it they run serially
 PARALLEL_FROM_ELEMENTS = 1 << 18
@@ -397,14 +416,18 @@ def _direct_runner(
     input_dtype: np.dtype[Any] | None,
     backend_run: Run,
 ) -> Run | None:
-    """The plan-bound serial kernels' run where ``DIRECT_FROM_BYTES`` and the layout allow
-    them and ``_numba.direct`` takes the op and dtype, else None; numba is imported only past
-    the checks of size and layout."""
+    """The plan-bound serial kernels' run where ``DIRECT_FROM_BYTES`` (with ``DIRECT_DTYPES``
+    and ``DIRECT_LONGEST``) and the layout allow them and ``_numba.direct`` takes the op and
+    dtype, else None; numba is imported only past the checks of size and layout."""
     start, below = DIRECT_FROM_BYTES.get(op, {}).get(where, (None, None))
     nbytes = itemsize * math.prod(shape)
     if start is None or nbytes < start or (below is not None and nbytes >= below):
         return None
     if input_dtype is None or one_reduced_block(shape, strides, itemsize, axes) is None:
+        return None
+    if input_dtype.char not in DIRECT_DTYPES.get((op, where), input_dtype.char):
+        return None
+    if math.prod(shape[d] for d in axes) > DIRECT_LONGEST.get((op, where), nbytes):
         return None
     from ._numba.direct import direct_runner
 

@@ -11,8 +11,7 @@ kernel with exactly the arguments ``reduce`` passes it when its kernels run seri
 finishes as ``reduce`` does: the same answers bit for bit (tests/runtime/test_direct_kernels.py),
 for ``sum prod mean max min any all var std argmax argmin logsumexp norm l2_normalize``
 (argmax/argmin over rows call ``arg_rows``, ``arg_h`` without the partial values it would
-discard, for the dtypes and row lengths of ``ARG_ROWS_KERNEL_CHARS``; others are left to
-numpy's loops). The parallel kernels stay with
+discard). The parallel kernels stay with
 ``reduce`` (``_routing.runner`` decides per call).
 """
 
@@ -26,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ... import _rules as rules
-from .._routing import ARG_ROWS_KERNEL_CHARS, ARG_ROWS_KERNEL_MAX_LENGTH, one_reduced_block
+from .._routing import DIRECT_KERNEL_CHARS, one_reduced_block
 from ..norm_finish import l2_denominator, norm_from_power_sum
 from . import _kernels as kern
 from ._stages import _WB, _WB_2PASS, _WB_VAR, _index_zero, _narrow, _rb
@@ -36,7 +35,7 @@ __all__ = ["DIRECT_OPS", "direct_runner", "first_extreme_of_rows"]
 Array = npt.NDArray[Any]
 Run = Callable[[Array, dict[str, Any]], Array]
 
-_SUPPORTED = frozenset("?bhilqBHILQfd")
+
 _POWER_SUM_OPS = (kern.SUMABS, kern.SUMSQ, kern.SUMPOW)
 #: the norms that are not a power sum (max, min and count of |x|): the backend's ``reduce``
 _NOT_POWER_SUMS = (0, math.inf, -math.inf)
@@ -111,8 +110,8 @@ def _arg_indices(
 
 
 def first_extreme_of_rows(x: Array, ismax: bool) -> Array:
-    """Index of the first max (min) of each row of a C-contiguous 2-D float array, the first
-    NaN winning (``arg_rows``): the argmax/argmin over rows of a plan, and of
+    """Index of the first max (min) of each row of a C-contiguous 2-D array, the first NaN
+    winning (``arg_rows``): the argmax/argmin over rows of a plan, and of
     the Tensor methods' call without one (``_tensor_reductions._index_without_plan``)."""
     index: Array = np.empty(x.shape[0], np.int64)
     kern.arg_rows(x, index, ismax)
@@ -202,7 +201,7 @@ def direct_runner(
     dtype or the op needs the backend's full ``reduce`` (see the module docstring); ``reduce``
     is that full path for the same plan (the norms that are not power sums run it)."""
     make = _BUILDERS.get(op)
-    if make is None or input_dtype.char not in _SUPPORTED or not input_dtype.isnative:
+    if make is None or input_dtype.char not in DIRECT_KERNEL_CHARS or not input_dtype.isnative:
         return None
     if dtype.name != rules.result_dtype(rules.REDUCTIONS[op].dtype_rule, input_dtype.name):
         return None  # a dtype= argument
@@ -214,8 +213,6 @@ def direct_runner(
     out_shape = shape if op == "l2_normalize" else tuple(s for s in result_shape if s is not None)
     n = math.prod(shape[d] for d in axes)
     finish = make(block, kernel_dtype, dtype, n)
-    if finish is None:
-        return None
     if input_dtype == np.bool_:
         run: Run = lambda a, params: finish(a.view(np.uint8), params).reshape(out_shape)  # noqa: E731
     else:
@@ -302,12 +299,8 @@ def _variance(root: bool) -> Callable[..., _Finish]:
     return make
 
 
-def _arg(ismax: bool) -> Callable[..., _Finish | None]:
-    def make(block: _Block, kdt: np.dtype[Any], dtype: np.dtype[Any], n: int) -> _Finish | None:
-        if block[2] == 1 and (
-            kdt.char not in ARG_ROWS_KERNEL_CHARS or block[1] > ARG_ROWS_KERNEL_MAX_LENGTH
-        ):
-            return None  # numpy's SIMD loops (see ARG_ROWS_KERNEL_CHARS)
+def _arg(ismax: bool) -> Callable[..., _Finish]:
+    def make(block: _Block, kdt: np.dtype[Any], dtype: np.dtype[Any], n: int) -> _Finish:
         indices = _arg_indices(*block, kdt, ismax)
         if dtype == np.int64:
             return lambda x, params: indices(x)
@@ -363,7 +356,7 @@ def _l2_normalize(block: _Block, kdt: np.dtype[Any], dtype: np.dtype[Any], n: in
     return finish
 
 
-_BUILDERS: dict[str, Callable[..., _Finish | None]] = {
+_BUILDERS: dict[str, Callable[..., _Finish]] = {
     "sum": _sum,
     "prod": _prod,
     "mean": _mean,
