@@ -37,9 +37,10 @@ __all__ = ["ReductionMethods"]
 
 _object_new = object.__new__
 #: argmax/argmin of an input below this size over one int axis run numpy's own call on every
-#: backend, with no plan: the plan's validation costs more than the call (argmax of 16 floats:
-#: numpy 0.14 us) and gives the same answer (``_numpy_runners._arg_runner`` makes the same call; its
-#: int64 is numpy's intp on the platforms where that runner runs)
+#: backend, with no plan (where numpy raises, the plan path raises the rules' error): the
+#: plan's validation costs more than the call (argmax of 16 floats: numpy 0.14 us) and gives
+#: the same answer (``_numpy_runners._arg_runner`` makes the same call; its int64 is numpy's
+#: intp on the platforms where that runner runs)
 _INDEX_SMALL_BYTES = min_numba_bytes(("argmax", "argmin"))
 #: ... and at any size over the last axis of a C-contiguous input in rows longer than a short
 #: row (the ``rows`` layout), but for the rows the numba backend runs in its kernels: from
@@ -221,11 +222,21 @@ class ReductionMethods:
     ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
         """Index of the first maximum (first NaN wins) along one axis, or of the flattened
         tensor for ``axis=None``: ``(8, 3).argmax(axis=1) -> (8,)`` of int64."""
-        a = self._data  # a small input over one int axis: numpy's own call
+        a = self._data
         if type(axis) is int and keepdims is False and out is None and type(a) is np.ndarray:
-            small = _index_without_plan(a, a.argmax, axis, True)
-            if small is not None:
-                return small
+            if a.nbytes >= _INDEX_SMALL_BYTES:
+                rows = _index_of_rows(a, a.argmax, axis, True)
+                if rows is not None:
+                    return rows
+            elif a.ndim:  # numpy's own call, inline (rank 0: numpy takes axis 0, the rules not)
+                try:
+                    index = a.argmax(axis)
+                except ValueError:  # an axis out of range or empty: the rules' error below
+                    pass
+                else:
+                    t: AnyTensor = _object_new(_tensor.Tensor)
+                    t._data = index if type(index) is np.ndarray else np.asarray(index)
+                    return t
         return self._reduce("argmax", axis, keepdims, out)
 
     def argmin(
@@ -236,11 +247,21 @@ class ReductionMethods:
         out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
     ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
         """Index of the first minimum along one axis: ``(8, 3).argmin(axis=0) -> (3,)``."""
-        a = self._data  # a small input over one int axis: numpy's own call
+        a = self._data
         if type(axis) is int and keepdims is False and out is None and type(a) is np.ndarray:
-            small = _index_without_plan(a, a.argmin, axis, False)
-            if small is not None:
-                return small
+            if a.nbytes >= _INDEX_SMALL_BYTES:
+                rows = _index_of_rows(a, a.argmin, axis, False)
+                if rows is not None:
+                    return rows
+            elif a.ndim:  # numpy's own call, inline (rank 0: numpy takes axis 0, the rules not)
+                try:
+                    index = a.argmin(axis)
+                except ValueError:  # an axis out of range or empty: the rules' error below
+                    pass
+                else:
+                    t: AnyTensor = _object_new(_tensor.Tensor)
+                    t._data = index if type(index) is np.ndarray else np.asarray(index)
+                    return t
         return self._reduce("argmin", axis, keepdims, out)
 
     def logsumexp(
@@ -411,24 +432,17 @@ class ReductionMethods:
         return cumprod(cast("AnyTensor", self), axis, dtype, out=out)
 
 
-def _index_without_plan(
-    a: npt.NDArray[Any], method: Any, axis: int, ismax: bool
-) -> AnyTensor | None:
-    """``a.argmax(axis)``/``a.argmin(axis)`` (``method``, ``ismax``) wrapped, with a nonempty
-    ``axis`` in range, for an input below ``_INDEX_SMALL_BYTES`` or in the rows layout: numpy's
-    call, or the numba kernel the plan would run (``_INDEX_ROWS_IN_KERNELS`` on the numba
-    backend). Else None (the plan path, whose rules raise for an out-of-range
-    axis, rank 0 and an empty axis)."""
+def _index_of_rows(a: npt.NDArray[Any], method: Any, axis: int, ismax: bool) -> AnyTensor | None:
+    """``a.argmax(axis)``/``a.argmin(axis)`` (``method``, ``ismax``) wrapped, for an input of
+    ``_INDEX_SMALL_BYTES`` or more in the rows layout with ``axis`` the last: numpy's call, or
+    the numba kernel the plan would run (``_INDEX_ROWS_IN_KERNELS`` on the numba backend).
+    Else None (the plan path, whose rules raise for an out-of-range axis and an empty one)."""
     global _first_extreme_of_rows
     try:
         length = a.shape[axis]
     except IndexError:
         return None
-    if not length:
-        return None
-    if a.nbytes < _INDEX_SMALL_BYTES:
-        index = method(axis)
-    elif not (
+    if not (
         length > SHORT_ROW
         and a.size > length  # another dim > 1: rows, not the full layout
         and axis in (-1, a.ndim - 1)

@@ -165,7 +165,8 @@ def test_the_routing_runs_them_from_their_table(
     }.get(op, lambda: getattr(t, op)(axes))
     table = {o: dict(v) for o, v in _routing.DIRECT_FROM_BYTES.items()}
     monkeypatch.setattr(_routing, "DIRECT_FROM_BYTES", table)
-    monkeypatch.setattr(tt._tensor_reductions, "_index_without_plan", lambda *args: None)
+    monkeypatch.setattr(tt._tensor_reductions, "_INDEX_SMALL_BYTES", 0)
+    monkeypatch.setattr(tt._tensor_reductions, "_index_of_rows", lambda *args: None)
     result = _result_dtype(op, a)
     with tt.use_backend("numba"), np.errstate(all="ignore"):
         table.setdefault(op, {})[where] = (a.nbytes + 1, None)
@@ -188,7 +189,8 @@ def test_the_routing_runs_them_from_their_table(
 def test_ranges_for_some_dtypes_and_row_lengths_only() -> None:
     """``DIRECT_DTYPES`` and ``DIRECT_LONGEST`` narrow a range: argmax over float32 rows of up
     to the longest length runs the kernels; float64, int16 or longer rows, and a whole array
-    (one long row), numpy's loops; a float64 product over rows the kernels, float32 not."""
+    (one long row), numpy's loops; a float64 product over rows the kernels, float32 not (over
+    columns both)."""
 
     def runs_kernels(op: str, shape: tuple[int, ...], axes: tuple[int, ...], dtype: Any) -> bool:
         a = np.zeros(shape, dtype)
@@ -209,6 +211,7 @@ def test_ranges_for_some_dtypes_and_row_lengths_only() -> None:
     assert runs_kernels("argmax", (longest, rows), (0,), np.int16)  # columns: every dtype
     assert runs_kernels("prod", (rows, longest), (1,), np.float64)
     assert not runs_kernels("prod", (rows, longest), (1,), np.float32)
+    assert runs_kernels("prod", (longest, rows), (0,), np.float32)  # columns: every dtype
     assert runs_kernels("l2_normalize", (rows, longest), (0,), np.float32)
 
 

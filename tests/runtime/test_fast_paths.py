@@ -147,7 +147,8 @@ def test_every_threshold_is_crossed(
     table = {w: dict(v) for w, v in _routing.NUMBA_FROM_BYTES.items()}
     monkeypatch.setattr(_routing, "NUMBA_FROM_BYTES", table)
     # argmax/argmin: no plan-free path
-    monkeypatch.setattr(tt._tensor_reductions, "_index_without_plan", lambda *args: None)
+    monkeypatch.setattr(tt._tensor_reductions, "_INDEX_SMALL_BYTES", 0)
+    monkeypatch.setattr(tt._tensor_reductions, "_index_of_rows", lambda *args: None)
     with tt.use_backend("numba"), np.errstate(all="ignore"):
         table[op][where] = a.nbytes + 1
         below = _call(t, op, axes)

@@ -191,11 +191,11 @@ _MB = 1 << 20
 #: crossover's (256, 64) was faster: the crossover moves with the reduced length), and the
 #: sums, max/min and any/all end where numpy's loops reach the same memory speed (1-4 MB;
 #: 0.93-1.05x from there). Left to ``NUMBA_FROM_BYTES``: a whole-array max/min/any/all/argmax
-#: (numpy's SIMD loops run 1.3-4x faster than the serial kernels), a float product over
-#: rows (0.91x: the kernel keeps numpy's order of multiplication) or over columns
-#: (0.98-1.09x) but for the dtypes of ``DIRECT_DTYPES``, and argmax/argmin over rows but
-#: there. l2_normalize over columns: 0.55-0.87x numpy's time from 64 KB since its division
-#: vectorises (2026-11-25).
+#: (numpy's SIMD loops run 1.3-4x faster than the serial kernels), and for the dtypes that
+#: ``DIRECT_DTYPES`` leaves out a product over rows and argmax/argmin over rows. Added
+#: 2026-11-25 05:50-06:15 UTC: a product over rows (float64) and columns (256 KB-4 MB),
+#: argmax/argmin over rows (float32), l2_normalize over columns (0.55-0.87x numpy's time from
+#: 64 KB since its division vectorises).
 DIRECT_FROM_BYTES: dict[str, dict[str, tuple[int, int | None]]] = {
     "sum": {"full": (64 * _KB, None), "rows": (64 * _KB, None), "columns": (256 * _KB, 4 * _MB)},
     "prod": {"full": (64 * _KB, None), "rows": (64 * _KB, None), "columns": (256 * _KB, 4 * _MB)},
@@ -222,10 +222,11 @@ DIRECT_FROM_BYTES: dict[str, dict[str, tuple[int, int | None]]] = {
 #: 7-9 interleaved rounds): argmax/argmin over rows through ``Tensor.argmax(axis=-1)`` against
 #: numpy, float32 at 256 KB (512, 128) 0.65x, (256, 256) 0.89x, at 1-4 MB rows of 128-256
 #: 0.36-0.67x; float64 0.91x at best ((512, 128)) and 1.2-1.37x for rows of 128 elements or
-#: more at 256 KB (numpy's float64 argmax pays less per row). A product over rows or columns
-#: with ``measure_crossover.py --direct``: float64 1.5-3.1x numpy's speed over rows from 16 KB,
-#: 1.2-2.5x over columns up to 2 MB (1.00 at 4 MB); float32 0.91-0.95x over rows (numpy's
-#: loop, as slow in the subnormal products of N(0, 1) data) and 0.98-1.08x over columns.
+#: more at 256 KB (numpy's float64 argmax pays less per row). A product over rows with
+#: ``measure_crossover.py --direct``: float64 1.5-3.1x numpy's speed from 16 KB, float32
+#: 0.91-0.95x (numpy's loop, as slow in the subnormal products of N(0, 1) data). Over columns
+#: (every dtype) 256 KB-4 MB: float64 1.2-1.65x, float32 1.01-1.05x ((16384, 256) at 4 MB
+#: 0.83x numpy's time).
 #: the dtypes (``dtype.char``) the plan-bound kernels take at all (bool and the integers,
 #: float32, float64)
 DIRECT_KERNEL_CHARS = frozenset("?bhilqBHILQfd")
@@ -233,7 +234,6 @@ DIRECT_DTYPES: dict[tuple[str, str], frozenset[str]] = {
     ("argmax", "rows"): frozenset("f"),
     ("argmin", "rows"): frozenset("f"),
     ("prod", "rows"): frozenset("d"),
-    ("prod", "columns"): frozenset("d"),
 }
 #: ... and reduced lengths past which a layout keeps numpy's loops: numpy's SIMD argmax pays a
 #: fixed cost per row, so the kernels win on many short rows and lose on fewer long ones

@@ -112,7 +112,7 @@ def _arg_indices(
 def first_extreme_of_rows(x: Array, ismax: bool) -> Array:
     """Index of the first max (min) of each row of a C-contiguous 2-D array, the first NaN
     winning (``arg_rows``): the argmax/argmin over rows of a plan, and of
-    the Tensor methods' call without one (``_tensor_reductions._index_without_plan``)."""
+    the Tensor methods' call without one (``_tensor_reductions._index_of_rows``)."""
     index: Array = np.empty(x.shape[0], np.int64)
     kern.arg_rows(x, index, ismax)
     return index
