@@ -22,8 +22,10 @@ from ._backend._routing import (
     DIRECT_FROM_BYTES,
     DIRECT_KERNEL_CHARS,
     DIRECT_LONGEST,
+    NUMBA_DTYPES,
     SHORT_ROW,
     min_numba_bytes,
+    numba_from_bytes,
 )
 from ._dtypes import as_dtype_class
 from ._reduce_plan import PLANS as _PLANS
@@ -45,7 +47,9 @@ _INDEX_SMALL_BYTES = min_numba_bytes(("argmax", "argmin"))
 #: ... and at any size over the last axis of a C-contiguous input in rows longer than a short
 #: row (the ``rows`` layout), but for the rows the numba backend runs in its kernels: from
 #: ``DIRECT_FROM_BYTES``' size, of the dtypes of ``DIRECT_DTYPES`` and at most
-#: ``DIRECT_LONGEST`` elements long; those call the kernel without a plan, as the plan would.
+#: ``DIRECT_LONGEST`` elements long, those call the serial kernel without a plan, as the plan
+#: would; from ``NUMBA_FROM_BYTES``' size, of the dtypes of ``NUMBA_DTYPES``, the plan decides
+#: per call (the parallel kernels while they will run).
 _INDEX_ROWS_KERNEL_BYTES: int = DIRECT_FROM_BYTES.get("argmax", {}).get("rows", (0, None))[0]
 _INDEX_ROWS_IN_KERNELS: frozenset[str] = (
     DIRECT_DTYPES.get(("argmax", "rows"), DIRECT_KERNEL_CHARS)
@@ -53,6 +57,12 @@ _INDEX_ROWS_IN_KERNELS: frozenset[str] = (
     else frozenset()
 )
 _INDEX_ROWS_LONGEST = DIRECT_LONGEST.get(("argmax", "rows"), 1 << 62)
+_INDEX_ROWS_PLANNED_BYTES: int = numba_from_bytes("argmax", "rows") or 0
+_INDEX_ROWS_PLANNED: frozenset[str] = (
+    NUMBA_DTYPES.get(("argmax", "rows"), DIRECT_KERNEL_CHARS)
+    if numba_from_bytes("argmax", "rows") is not None
+    else frozenset()
+)
 _first_extreme_of_rows: Any = None  # _numba.direct's, imported at the first call that runs it
 
 
@@ -435,8 +445,9 @@ class ReductionMethods:
 def _index_of_rows(a: npt.NDArray[Any], method: Any, axis: int, ismax: bool) -> AnyTensor | None:
     """``a.argmax(axis)``/``a.argmin(axis)`` (``method``, ``ismax``) wrapped, for an input of
     ``_INDEX_SMALL_BYTES`` or more in the rows layout with ``axis`` the last: numpy's call, or
-    the numba kernel the plan would run (``_INDEX_ROWS_IN_KERNELS`` on the numba backend).
-    Else None (the plan path, whose rules raise for an out-of-range axis and an empty one)."""
+    the serial kernel the plan would run (``_INDEX_ROWS_IN_KERNELS`` on the numba backend).
+    Else None: the plan path (its rules raise for an out-of-range axis and an empty one; it
+    picks the parallel kernels per call from ``_INDEX_ROWS_PLANNED_BYTES``)."""
     global _first_extreme_of_rows
     try:
         length = a.shape[axis]
@@ -449,11 +460,15 @@ def _index_of_rows(a: npt.NDArray[Any], method: Any, axis: int, ismax: bool) -> 
         and a.flags.c_contiguous
     ):
         return None
-    elif (
-        a.dtype.char in _INDEX_ROWS_IN_KERNELS
+    numba = get_backend() == "numba"
+    char = a.dtype.char
+    if numba and char in _INDEX_ROWS_PLANNED and a.nbytes >= _INDEX_ROWS_PLANNED_BYTES:
+        return None  # the plan: the parallel kernels while they will run
+    if (
+        numba
+        and char in _INDEX_ROWS_IN_KERNELS
         and length <= _INDEX_ROWS_LONGEST
-        and a.nbytes >= _INDEX_ROWS_KERNEL_BYTES
-        and get_backend() == "numba"
+        and (a.nbytes >= _INDEX_ROWS_KERNEL_BYTES)
     ):
         if _first_extreme_of_rows is None:
             from ._backend._numba.direct import first_extreme_of_rows

@@ -216,6 +216,58 @@ def test_ranges_for_some_dtypes_and_row_lengths_only() -> None:
 
 
 @pytest.mark.parametrize("parallel", [False, True])
+def test_argmax_rows_past_the_backends_threshold(
+    parallel: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """From ``NUMBA_FROM_BYTES``' size argmax over float rows runs the parallel kernels while
+    they will run (``NUMBA_DTYPES``: floats only); serially the direct kernels where they apply,
+    numpy's loops elsewhere; integer rows numpy's loops at any size."""
+    monkeypatch.setattr(_routing, "parallel_kernels_expected", lambda: parallel)
+    start = _routing.NUMBA_FROM_BYTES["argmax"]["rows"]
+    assert start is not None and ("argmax", "rows") in _routing.PARALLEL_ONLY
+    calls: list[str] = []
+    backend_reduce = _numba.reduce
+
+    def spy(op: str, *args: Any, **kwargs: Any) -> Any:
+        calls.append(op)
+        return backend_reduce(op, *args, **kwargs)
+
+    monkeypatch.setattr(_numba, "reduce", spy)
+    rng = np.random.default_rng(9)
+    for dtype, length, floats in [
+        (np.float32, 256, True),  # serially the direct kernels
+        (np.float32, 512, True),  # serially numpy's loops (longer than DIRECT_LONGEST)
+        (np.float64, 256, True),  # serially numpy's loops (DIRECT_DTYPES)
+        (np.int16, 256, False),
+    ]:
+        itemsize = np.dtype(dtype).itemsize
+        a = (rng.standard_normal((start // (itemsize * length), length)) * 9).astype(dtype)
+        result = np.dtype(np.int64)
+        run = _routing.runner(
+            "numba", "argmax", a.shape, a.strides, a.itemsize, (1,), False, result, a.dtype
+        )
+        calls.clear()
+        got = run(a, {})
+        np.testing.assert_array_equal(got, a.argmax(axis=1))
+        assert calls == (["argmax"] if parallel and floats else []), (dtype, length)
+        below = a[: a.shape[0] // 2]  # under the threshold: never the backend's reduce
+        run = _routing.runner(
+            "numba",
+            "argmax",
+            below.shape,
+            below.strides,
+            below.itemsize,
+            (1,),
+            False,
+            result,
+            below.dtype,
+        )
+        calls.clear()
+        run(below, {})
+        assert not calls
+
+
+@pytest.mark.parametrize("parallel", [False, True])
 @pytest.mark.parametrize("size", ["serial", "parallel"])
 def test_past_the_backends_own_threshold(
     parallel: bool, size: str, fresh_plans: None, monkeypatch: pytest.MonkeyPatch

@@ -457,6 +457,10 @@ def test_rows_of_any_size_take_the_index_path(
         cases += [(a.reshape(-1, 8), 1, True, False)]  # short rows
     long_rows = rng.standard_normal((kernel_rows // 4, 64 * 4)).astype(np.float32)  # 256
     cases += [(long_rows, -1, False, True), (long_rows.reshape(-1, 512), -1, False, False)]
+    # from the backend's own threshold the plan picks the parallel kernels per call (floats)
+    planned = reductions._INDEX_ROWS_PLANNED_BYTES
+    big = rng.standard_normal((planned // (4 * 256), 256)).astype(np.float32)
+    cases += [(big, -1, True, False), ((big * 9).astype(np.int32), -1, False, False)]
     for x, axis, planned, kernel in cases:
         _reduce_plan.clear_plans()
         kernel_calls.clear()

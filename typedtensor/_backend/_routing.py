@@ -31,12 +31,12 @@ __all__ = [
     "DIRECT_FROM_BYTES",
     "DIRECT_KERNEL_CHARS",
     "DIRECT_LONGEST",
+    "NUMBA_DTYPES",
     "NUMBA_FROM_BYTES",
     "PARALLEL_ONLY",
     "Run",
     "layout",
     "min_numba_bytes",
-    "numpy_at_every_size",
     "numpy_runner",
     "runner",
 ]
@@ -130,13 +130,13 @@ NUMBA_FROM_BYTES: dict[str, dict[str, int | None]] = {
     },
     "argmax": {
         "full": _PARALLEL_FROM_4M,
-        "rows": None,  # numba 0.77x numpy at 64 MB even in parallel (load 1.4)
+        "rows": _PARALLEL_FROM_4M,  # float32 and float64 only (NUMBA_DTYPES)
         "short_rows": 1 << 18,
         "columns": 1 << 18,
     },
     "argmin": {
         "full": _PARALLEL_FROM_4M,
-        "rows": None,  # numba 0.77x numpy at 64 MB even in parallel (load 1.4)
+        "rows": _PARALLEL_FROM_4M,  # float32 and float64 only (NUMBA_DTYPES)
         "short_rows": 1 << 18,
         "columns": 1 << 18,
     },
@@ -252,6 +252,16 @@ PARALLEL_ONLY: frozenset[tuple[str, str]] = frozenset(
     for where, size in by_layout.items()
     if size in (_NEVER_UP_TO_16M, _PARALLEL_FROM_4M)
 )
+#: ``NUMBA_FROM_BYTES`` entries that hold for some input dtypes only (``dtype.char``); the
+#: others run numpy's loops. argmax/argmin over rows in the parallel kernels (the explicit
+#: vectors of ``_numba/simd_argextremes.py``, the backend's ``reduce`` with its dispatch,
+#: ``TYPEDTENSOR_NUMBA_PARALLEL=1``, 2026-11-25 06:25 UTC, medians of 5): float32 0.35-0.69x
+#: numpy's time from 4 MB (rows of 256 and 2048), 0.50-0.98x at 2 MB; float64 0.51-0.67x from
+#: 4 MB; int32 and int8 rows of 2048 0.93-1.11x (numpy's integer argmax is the faster code)
+NUMBA_DTYPES: dict[tuple[str, str], frozenset[str]] = {
+    ("argmax", "rows"): frozenset("fd"),
+    ("argmin", "rows"): frozenset("fd"),
+}
 #: ops missing from the table (new reductions) run numba from this size
 DEFAULT_NUMBA_FROM_BYTES = 1 << 20
 #: a reduced run of at most this many elements is a short row (the numba backend's narrow
@@ -338,20 +348,6 @@ def min_numba_bytes(ops: Sequence[str] | None = None) -> int:
     return min(sizes, default=1 << 62)
 
 
-def numpy_at_every_size(ops: Sequence[str], where: str) -> bool:
-    """Does the numba backend run ``ops`` in layout ``where`` with numpy's loops whatever the
-    size (neither routing table names a size for them)?
-
-    >>> numpy_at_every_size(("argmax", "argmin"), "rows")
-    True
-    """
-    return all(
-        NUMBA_FROM_BYTES.get(op, {}).get(where, DEFAULT_NUMBA_FROM_BYTES) is None
-        and where not in DIRECT_FROM_BYTES.get(op, {})
-        for op in ops
-    )
-
-
 def runner(
     backend: str,
     op: str,
@@ -384,6 +380,8 @@ def runner(
     where = layout(shape, strides, axes)
     threshold = numba_from_bytes(op, where)
     backend_runs = threshold is not None and nbytes >= threshold
+    if input_dtype is not None and not _dtype_listed(NUMBA_DTYPES, op, where, input_dtype):
+        backend_runs = False
     direct_run = _direct_runner(
         op, where, shape, strides, itemsize, axes, keepdims, dtype, input_dtype, backend_run
     )
@@ -419,19 +417,43 @@ def _direct_runner(
     """The plan-bound serial kernels' run where ``DIRECT_FROM_BYTES`` (with ``DIRECT_DTYPES``
     and ``DIRECT_LONGEST``) and the layout allow them and ``_numba.direct`` takes the op and
     dtype, else None; numba is imported only past the checks of size and layout."""
-    start, below = DIRECT_FROM_BYTES.get(op, {}).get(where, (None, None))
-    nbytes = itemsize * math.prod(shape)
-    if start is None or nbytes < start or (below is not None and nbytes >= below):
+    if input_dtype is None:
         return None
-    if input_dtype is None or one_reduced_block(shape, strides, itemsize, axes) is None:
-        return None
-    if input_dtype.char not in DIRECT_DTYPES.get((op, where), input_dtype.char):
-        return None
-    if math.prod(shape[d] for d in axes) > DIRECT_LONGEST.get((op, where), nbytes):
+    if not _direct_kernels_apply(op, where, shape, strides, itemsize, axes, input_dtype):
         return None
     from ._numba.direct import direct_runner
 
     return direct_runner(op, shape, strides, axes, keepdims, dtype, input_dtype, backend_run)
+
+
+def _direct_kernels_apply(
+    op: str,
+    where: str,
+    shape: tuple[int, ...],
+    strides: tuple[int, ...],
+    itemsize: int,
+    axes: tuple[int, ...],
+    input_dtype: np.dtype[Any],
+) -> bool:
+    """Do ``DIRECT_FROM_BYTES`` (with ``DIRECT_DTYPES`` and ``DIRECT_LONGEST``) and the layout
+    send this call to the plan-bound serial kernels (if ``_numba.direct`` takes the op)?"""
+    start, below = DIRECT_FROM_BYTES.get(op, {}).get(where, (None, None))
+    nbytes = itemsize * math.prod(shape)
+    if start is None or nbytes < start or (below is not None and nbytes >= below):
+        return False
+    if not _dtype_listed(DIRECT_DTYPES, op, where, input_dtype):
+        return False
+    if math.prod(shape[d] for d in axes) > DIRECT_LONGEST.get((op, where), nbytes):
+        return False
+    return one_reduced_block(shape, strides, itemsize, axes) is not None
+
+
+def _dtype_listed(
+    table: dict[tuple[str, str], frozenset[str]], op: str, where: str, dtype: np.dtype[Any]
+) -> bool:
+    """Does ``table`` (``DIRECT_DTYPES``, ``NUMBA_DTYPES``) let ``dtype`` take its entry?"""
+    chars = table.get((op, where))
+    return chars is None or dtype.char in chars
 
 
 def _backend_runner(
