@@ -10,7 +10,8 @@ has a serial and a parallel (``prange``) entry point over the same task body, so
 never compile parallel code.
 
 Families: ``sums`` (sum, product, |x|, x**2, |x|**p, nonzero counts: ``acc_*``, ``nrm_v``),
-``extremes`` (max/min: ``ext_*``), ``argextremes`` (argmax/argmin: ``arg_*``), ``variance``
+``extremes`` (max/min: ``ext_*``), ``argextremes`` (argmax/argmin: ``arg_*``; float rows in the
+explicit 512-bit vectors of ``simd_argextremes``), ``variance``
 (``var_*``), ``logsumexp`` (``lse_*``), ``scaling`` (l2_normalize's second pass: ``scale``);
 shared building blocks in ``_primitives``. The disk cache is keyed on a hash of every module of
 this package (``_cache.py``), so a change in a helper module recompiles the kernels using it.
