@@ -43,10 +43,12 @@ L2Variant: TypeAlias = Literal["tensorflow", "pytorch", "openvino-add", "openvin
 
 def _binary_operator(fn: Any, reflected: bool = False) -> Any:
     """The operator method ``fn(self, other)`` (reflected: ``fn(other, self)``): what
-    ``Tensor._binary`` does, as one function per operator without a helper to call (a Python
-    call less: ``x * 2.0`` ~350 -> ~275 ns over numpy's). ``binary_ufunc`` and ``reflected``
-    name it for subclasses that route every operator through their own ``_binary``
-    (``DaskTensor``)."""
+    ``Tensor._binary`` does, as one function per operator without a helper to call (with the
+    dtype check it skips, ``x * 2.0`` costs ~0.22 us over numpy's instead of ~0.37). numpy
+    checks that the shapes broadcast before it computes anything; where it refuses, the
+    rules say why (``ShapeError`` naming both shapes), so a call that broadcasts pays no
+    check. ``binary_ufunc`` and ``reflected`` name it for subclasses that route every
+    operator through their own ``_binary`` (``DaskTensor``)."""
 
     def operator(self: AnyTensor, other: object) -> Any:
         # a Tensor or a Python scalar operand gives one of the Tensor dtypes (numpy's
