@@ -50,6 +50,20 @@ def serial_kernels(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
+def backend_reduce_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The ops the numba backend's ``reduce`` is called for (it still runs them)."""
+    calls: list[str] = []
+    backend_reduce = _numba.reduce
+
+    def spy(op: str, *args: Any, **kwargs: Any) -> Any:
+        calls.append(op)
+        return backend_reduce(op, *args, **kwargs)
+
+    monkeypatch.setattr(_numba, "reduce", spy)
+    return calls
+
+
+@pytest.fixture
 def fresh_plans() -> Iterator[None]:
     _reduce_plan.clear_plans()
     yield
@@ -217,7 +231,7 @@ def test_ranges_for_some_dtypes_and_row_lengths_only() -> None:
 
 @pytest.mark.parametrize("parallel", [False, True])
 def test_argmax_rows_past_the_backends_threshold(
-    parallel: bool, monkeypatch: pytest.MonkeyPatch
+    parallel: bool, backend_reduce_calls: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """From ``NUMBA_FROM_BYTES``' size argmax over float rows runs the parallel kernels while
     they will run (``NUMBA_DTYPES``: floats only); serially the direct kernels where they apply,
@@ -225,14 +239,7 @@ def test_argmax_rows_past_the_backends_threshold(
     monkeypatch.setattr(_routing, "parallel_kernels_expected", lambda: parallel)
     start = _routing.NUMBA_FROM_BYTES["argmax"]["rows"]
     assert start is not None and ("argmax", "rows") in _routing.PARALLEL_ONLY
-    calls: list[str] = []
-    backend_reduce = _numba.reduce
-
-    def spy(op: str, *args: Any, **kwargs: Any) -> Any:
-        calls.append(op)
-        return backend_reduce(op, *args, **kwargs)
-
-    monkeypatch.setattr(_numba, "reduce", spy)
+    calls = backend_reduce_calls
     rng = np.random.default_rng(9)
     for dtype, length, floats in [
         (np.float32, 256, True),  # serially the direct kernels
@@ -270,7 +277,11 @@ def test_argmax_rows_past_the_backends_threshold(
 @pytest.mark.parametrize("parallel", [False, True])
 @pytest.mark.parametrize("size", ["serial", "parallel"])
 def test_past_the_backends_own_threshold(
-    parallel: bool, size: str, fresh_plans: None, monkeypatch: pytest.MonkeyPatch
+    parallel: bool,
+    size: str,
+    fresh_plans: None,
+    backend_reduce_calls: list[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Where both tables say numba: below ``PARALLEL_FROM_ELEMENTS`` the direct kernels (the
     backend would run the same serial ones); from it the backend's ``reduce`` while its
@@ -285,18 +296,11 @@ def test_past_the_backends_own_threshold(
     if size == "parallel":
         monkeypatch.setattr(_routing, "PARALLEL_FROM_ELEMENTS", a.size)
     monkeypatch.setattr(_routing, "parallel_kernels_expected", lambda: parallel)
-    calls: list[str] = []
-    backend_reduce = _numba.reduce
-
-    def spy(op: str, *args: Any, **kwargs: Any) -> Any:
-        calls.append(op)
-        return backend_reduce(op, *args, **kwargs)
-
-    monkeypatch.setattr(_numba, "reduce", spy)
+    calls = backend_reduce_calls
     with tt.use_backend("numba"):
         got = tt.asarray(a).sum(1).numpy()
     assert calls == (["sum"] if size == "parallel" and parallel else [])
-    _same_bits(got, np.asarray(backend_reduce("sum", a, (1,), False, a.dtype)))
+    _same_bits(got, np.asarray(_numba.reduce("sum", a, (1,), False, a.dtype)))
 
 
 def test_min_numba_bytes_counts_the_direct_table(monkeypatch: pytest.MonkeyPatch) -> None:
