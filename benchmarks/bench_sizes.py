@@ -3,6 +3,7 @@
     python benchmarks/bench_sizes.py                    # 16 elements .. 64 MB (~3 minutes)
     python benchmarks/bench_sizes.py --quick            # 16 elements .. 256 KB, fewer ops
     python benchmarks/bench_sizes.py --json sizes.json --plot benchmarks/sizes.png
+    python benchmarks/bench_sizes.py --views            # views with gaps, 256 KB and 1 MB
 
 Every reduction (over the last axis and over the first), ``x + y`` with a broadcast row,
 ``x * 2.0``, a layer norm (mean and var with keepdims, broadcasting back), a softmax and the
@@ -264,7 +265,14 @@ def main() -> None:
     parser.add_argument("--plot", help="write a plot of the ratios (needs matplotlib)")
     parser.add_argument("--markdown", help="write the ratio table as markdown to this file")
     parser.add_argument("--issue", action="store_true", help="only the cases of issue #18")
+    parser.add_argument(
+        "--views", action="store_true", help="reductions of views with gaps (x[::2], x[:, ::2]...)"
+    )
     args = parser.parse_args()
+    if args.views:
+        sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else [1 << 18, 1 << 20]
+        time_views(sizes, set(args.ops.split(",")) if args.ops else None)
+        return
     if args.issue:
         print(f"load average {os.getloadavg()}; us per call: numpy, bare, typedtensor")
         for label, trio in issue_cases().items():
@@ -323,6 +331,39 @@ def main() -> None:
     if args.markdown:
         with open(args.markdown, "w") as f:
             f.write(markdown(rows))
+
+
+#: views that are not one contiguous block (the numba backend copies them once)
+VIEWS: dict[str, Callable[[Array], Array]] = {
+    "x[::2]": lambda x: x[::2],
+    "x[:, ::2]": lambda x: x[:, ::2],
+    "x.T[::2]": lambda x: x.T[::2],
+    "x[::-1, ::2]": lambda x: x[::-1, ::2],
+}
+
+
+def time_views(sizes: list[int], wanted: set[str] | None) -> None:
+    """Every reduction over axis 0 and axis -1 of each view of VIEWS, ``nbytes`` of the view's
+    own elements (from a float32 array of twice that): numpy, bare wrapper, typedtensor."""
+    print(f"load average {os.getloadavg()}, backend {tt.get_backend()}, float32", flush=True)
+    print(f"{'op':34} {'size':>7} {'numpy us':>10} {'bare us':>10} {'tt us':>10} {'tt/numpy':>8}")
+    for nbytes in sizes:
+        base = np.random.default_rng(0).standard_normal(shape_for(2 * nbytes))
+        base = base.astype(np.float32)
+        for view_name, view in VIEWS.items():
+            a = view(base)
+            for axis in (0, -1):
+                for op, trio in cases(a, axis).items():
+                    if wanted and op not in wanted:
+                        continue
+                    t_np, t_bare, t_tt = time_trio(trio, 0.3)
+                    print(
+                        f"{op + ' ' + view_name + f' axis {axis}':34} {fmt_size(nbytes):>7} "
+                        f"{t_np * 1e6:10.2f} {t_bare * 1e6:10.2f} {t_tt * 1e6:10.2f} "
+                        f"{t_tt / t_np:8.2f}",
+                        flush=True,
+                    )
+    print(f"load average {os.getloadavg()}")
 
 
 def markdown(rows: list[dict[str, Any]]) -> str:

@@ -9,7 +9,7 @@ partial results feed the next stage, so non-adjacent axes need no transposed cop
 rows in cache and reuse the vertical task bodies. max/min over arrays beyond the caches
 (``kern.PF_MIN``) stream in 512-byte chunks with software prefetch ahead. Layouts
 that are not a permutation of a contiguous block (slices with gaps, broadcast views) are copied
-once into (kept..., reduced...) order. Empty inputs, 0-d inputs and ``axis=()`` go to the
+once in the order their memory runs. Empty inputs, 0-d inputs and ``axis=()`` go to the
 numpy reference; dtypes outside bool/int/uint/float32/float64 (float16, complex) and a
 ``dtype=`` other than the rules' result dtype return ``None`` (fallback). This module holds
 the ops (one function per reduction, composing stages) and ``reduce``, the entry point; the

@@ -4,8 +4,8 @@ order to the caller's axis order (``_finish``, ``_place``, ``_unplace_full``).
 
 Dims of size 1 are dropped, negative strides flipped, adjacent dims of the same kind merged
 into groups; a layout that is not a permutation of one contiguous block (slices with gaps,
-broadcast views) is copied once into (kept..., reduced...) order. ``_split`` names the last
-reduced group as an ``(O, R, I)`` view for one stage of kernels (``_stages``).
+broadcast views) is copied once in the order its memory runs, which makes it one. ``_split``
+names the last reduced group as an ``(O, R, I)`` view for one stage of kernels (``_stages``).
 """
 
 from __future__ import annotations
@@ -64,8 +64,11 @@ def _canon(a: Array, axes: tuple[int, ...], flip_red: bool = True) -> _Canon:
                 ok = False
                 break
             expected *= view.shape[d]
-    if not ok:  # one copy into (kept..., reduced...) order, then everything is canonical
-        perm = [d for d in range(nd) if d not in red] + sorted(red)
+    if not ok:
+        # one copy that streams the input in its memory order (dims by decreasing |stride|,
+        # ties and each dim in index order): copying into (kept..., reduced...) order instead
+        # transposed the memory, 2-4x numpy's time for var/logsumexp of x[::2] over axis 0
+        perm = ones + sorted(dims, key=lambda d: -abs(a.strides[d]))
         b = np.ascontiguousarray(a.transpose(perm))
         groups = _groups([(a.shape[d], d in red) for d in perm])
         return _Canon(b.reshape([s for s, _ in groups]), groups, perm, [], True)
