@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from . import reduce_with as _reduce_with
+from ._layouts import SHORT_ROW, layout, one_block, one_reduced_block
 from ._numpy_runners import Run, numpy_runner
 
 __all__ = [
@@ -34,10 +35,13 @@ __all__ = [
     "NUMBA_DTYPES",
     "NUMBA_FROM_BYTES",
     "PARALLEL_ONLY",
+    "SHORT_ROW",
     "Run",
     "layout",
     "min_numba_bytes",
     "numpy_runner",
+    "one_block",
+    "one_reduced_block",
     "runner",
 ]
 
@@ -230,10 +234,18 @@ DIRECT_FROM_BYTES: dict[str, dict[str, tuple[int, int | None]]] = {
 #: the dtypes (``dtype.char``) the plan-bound kernels take at all (bool and the integers,
 #: float32, float64)
 DIRECT_KERNEL_CHARS = frozenset("?bhilqBHILQfd")
+#: any/all of bool input: numpy's loops stop at a slice's first True (False), which the
+#: kernels do not; of 1-byte ints numpy's loops are as fast over columns (measured 64 KB-16 MB,
+#: 2026-11-27: the direct kernels took 1.2-2.1x numpy's time for bool rows and columns and
+#: 1.0-1.2x for int8 columns; int8 and int32 rows 0.55-1.03x)
+_NOT_BOOL = DIRECT_KERNEL_CHARS - frozenset("?")
+_NOT_BYTES = DIRECT_KERNEL_CHARS - frozenset("?bB")
 DIRECT_DTYPES: dict[tuple[str, str], frozenset[str]] = {
     ("argmax", "rows"): frozenset("f"),
     ("argmin", "rows"): frozenset("f"),
     ("prod", "rows"): frozenset("d"),
+    **{(op, "rows"): _NOT_BOOL for op in ("any", "all")},
+    **{(op, "columns"): _NOT_BYTES for op in ("any", "all")},
 }
 #: ... and reduced lengths past which a layout keeps numpy's loops: numpy's SIMD argmax pays a
 #: fixed cost per row, so the kernels win on many short rows and lose on fewer long ones
@@ -261,68 +273,23 @@ PARALLEL_ONLY: frozenset[tuple[str, str]] = frozenset(
 NUMBA_DTYPES: dict[tuple[str, str], frozenset[str]] = {
     ("argmax", "rows"): frozenset("fd"),
     ("argmin", "rows"): frozenset("fd"),
+    # any/all of bool and 1-byte ints, whole arrays from 4 MB: a bool array's numpy loop
+    # stopped at its first True (1.3 us against the parallel kernel's 316 us at 4 MB); int8
+    # 2.3-2.5x numpy's time at 4 MB, 1.3-1.5x at 16 MB; over columns bool 1.34-1.38x at 4 MB
+    **{(op, where): _NOT_BYTES for op in ("any", "all") for where in ("full", "columns")},
 }
+#: Reductions that read each element once with little arithmetic. In a layout the numba
+#: backend must copy first (not ``one_block``: ``x[::2]``, ``x[:, ::2]``, broadcast views)
+#: numpy's loops, which read it in place, are faster: the sums always, max/min/any/all but
+#: over rows whose elements are themselves apart in memory (numpy's slow loop). Measured
+#: (float32, 256 KB-16 MB, load 0.4-0.7, 2026-11-27), numba with its copy against numpy: sums
+#: and max over a kept dim 1.18-2.0x numpy's time at 4 MB, up to 4x over broadcast views;
+#: max over the rows of ``x[::2]`` 1.22-1.41x; sums over the strided rows of ``x[:, ::2]``
+#: 1.64-1.84x at 16 MB, max/any over them 0.63-0.78x
+_STREAMING = frozenset(("sum", "prod", "mean", "max", "min", "any", "all"))
+_SUMS = frozenset(("sum", "prod", "mean"))
 #: ops missing from the table (new reductions) run numba from this size
 DEFAULT_NUMBA_FROM_BYTES = 1 << 20
-#: a reduced run of at most this many elements is a short row (the numba backend's narrow
-#: kernels, ``kern.NARROW``)
-SHORT_ROW = 16
-
-
-def layout(shape: Sequence[int], strides: Sequence[int], axes: Sequence[int]) -> str:
-    """How a reduction walks memory, as the numba backend's canonical form sees it.
-
-    ``full``: every dim of size > 1 is reduced; ``rows``: the innermost dim in memory is
-    reduced (a contiguous run per result); ``short_rows``: the same with a run of at most
-    ``SHORT_ROW`` elements; ``columns``: the innermost dim is kept (a strided reduced axis).
-
-    >>> layout((64, 128), (512, 4), (1,)), layout((64, 128), (512, 4), (0,))
-    ('rows', 'columns')
-    """
-    dims = [d for d in range(len(shape)) if shape[d] != 1]
-    red = set(axes)
-    if all(d in red for d in dims):
-        return "full"
-    by_stride = sorted(dims, key=lambda d: abs(strides[d]))
-    if by_stride[0] not in red:
-        return "columns"
-    run = 1
-    for d in by_stride:
-        if d not in red:
-            break
-        run *= shape[d]
-    return "short_rows" if run <= SHORT_ROW else "rows"
-
-
-def one_reduced_block(
-    shape: tuple[int, ...], strides: tuple[int, ...], itemsize: int, axes: tuple[int, ...]
-) -> tuple[int, int, int] | None:
-    """``(O, R, I)`` for a C-contiguous layout whose reduced dims of size > 1 are adjacent
-    (dims of size 1 are skipped, as the canonical form drops them); ``None`` otherwise. The
-    layouts the numba backend's direct kernels read as one view (``_numba/direct.py``).
-
-    >>> one_reduced_block((4, 5, 6), (120, 24, 4), 4, (1, 2))
-    (4, 30, 1)
-    >>> one_reduced_block((4, 5, 6), (120, 24, 4), 4, (0, 2)) is None
-    True
-    """
-    expected = itemsize
-    for size, stride in zip(reversed(shape), reversed(strides), strict=True):
-        if size != 1 and stride != expected:
-            return None
-        expected *= size
-    kinds = [d in axes for d in range(len(shape)) if shape[d] != 1]
-    if True not in kinds:
-        return None
-    first, last = kinds.index(True), len(kinds) - 1 - kinds[::-1].index(True)
-    if not all(kinds[first : last + 1]):
-        return None
-    sizes = [s for s in shape if s != 1]
-    return (
-        math.prod(sizes[:first]),
-        math.prod(sizes[first : last + 1]),
-        math.prod(sizes[last + 1 :]),
-    )
 
 
 def numba_from_bytes(op: str, where: str) -> int | None:
@@ -378,6 +345,11 @@ def runner(
     if nbytes == 0 or ndim == 0 or not axes:
         return numpy_runner(op, axes, ndim, keepdims, dtype, input_dtype, shape)
     where = layout(shape, strides, axes)
+    if op in _STREAMING and not one_block(shape, strides, itemsize):
+        steps = [abs(st) for n, st in zip(shape, strides, strict=True) if n != 1]
+        strided_rows = where in ("rows", "short_rows") and min(steps) > itemsize
+        if op in _SUMS or not strided_rows:
+            return numpy_runner(op, axes, ndim, keepdims, dtype, input_dtype, shape)
     threshold = numba_from_bytes(op, where)
     backend_runs = threshold is not None and nbytes >= threshold
     if input_dtype is not None and not _dtype_listed(NUMBA_DTYPES, op, where, input_dtype):

@@ -18,6 +18,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .._layouts import one_block
+
 Array = npt.NDArray[Any]
 
 
@@ -47,23 +49,10 @@ def _groups(sizes_red: list[tuple[int, bool]]) -> list[tuple[int, bool]]:
 def _canon(a: Array, axes: tuple[int, ...], flip_red: bool = True) -> _Canon:
     red = set(axes)
     nd = a.ndim
-    item = a.itemsize
     ones = [d for d in range(nd) if a.shape[d] == 1]
     dims = [d for d in range(nd) if a.shape[d] != 1]
     flips = [d for d in dims if a.strides[d] < 0]
-    ok = all(a.strides[d] != 0 for d in dims) and (flip_red or not (set(flips) & red))
-    view = a
-    if ok and flips:
-        index = tuple(slice(None, None, -1) if d in flips else slice(None) for d in range(nd))
-        view = a[index]
-    if ok:
-        dims.sort(key=lambda d: -view.strides[d])
-        expected = item
-        for d in reversed(dims):
-            if view.strides[d] != expected:
-                ok = False
-                break
-            expected *= view.shape[d]
+    ok = (flip_red or not (set(flips) & red)) and one_block(a.shape, a.strides, a.itemsize)
     if not ok:
         # one copy that streams the input in its memory order (dims by decreasing |stride|,
         # ties and each dim in index order): copying into (kept..., reduced...) order instead
@@ -72,7 +61,11 @@ def _canon(a: Array, axes: tuple[int, ...], flip_red: bool = True) -> _Canon:
         b = np.ascontiguousarray(a.transpose(perm))
         groups = _groups([(a.shape[d], d in red) for d in perm])
         return _Canon(b.reshape([s for s, _ in groups]), groups, perm, [], True)
-    perm = ones + dims
+    view = a
+    if flips:
+        index = tuple(slice(None, None, -1) if d in flips else slice(None) for d in range(nd))
+        view = a[index]
+    perm = ones + sorted(dims, key=lambda d: -view.strides[d])
     groups = _groups([(a.shape[d], d in red) for d in perm])
     b = view.transpose(perm).reshape([s for s, _ in groups])
     return _Canon(b, groups, perm, flips, False)

@@ -1,0 +1,86 @@
+"""Which code a reduction's plan runs for layouts and dtypes the crossover tables were not
+measured on: views with gaps (the numba backend copies them first) and any/all of bool and
+1-byte inputs (numpy's loops stop at a slice's first True). benchmarks/README.md has the
+measurements behind each rule."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from typedtensor._backend import _routing
+
+F4 = np.dtype(np.float32)
+MB4 = 1 << 22  # bytes: past every parallel-only entry's start
+
+
+@pytest.fixture(autouse=True)
+def parallel_kernels(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_routing, "parallel_kernels_expected", lambda: True)
+
+
+def code_of(
+    op: str, shape: tuple[int, ...], strides: tuple[int, ...], axes: tuple[int, ...], dtype: Any
+) -> str:
+    """``numpy``, ``direct`` (the plan-bound kernels) or ``backend`` (numba's ``reduce``)."""
+    dtype = np.dtype(dtype)
+    result = {"any": np.dtype(bool), "all": np.dtype(bool)}.get(op, dtype)
+    run = _routing.runner("numba", op, shape, strides, dtype.itemsize, axes, False, result, dtype)
+    if run.__module__ == "typedtensor._backend._numpy_runners":
+        return "numpy"
+    return "direct" if run.__module__ == "typedtensor._backend._numba.direct" else "backend"
+
+
+def gapped(view: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(shape, strides) of 4 MB float32 views of a (2 * 4096, 256) C array."""
+    rows, cols = 2 * (MB4 // 4 // 256), 256
+    return {
+        "x[::2]": ((rows // 2, cols), (2 * cols * 4, 4)),
+        "x[:, ::2]": ((rows // 2 * 2, cols // 2), (cols * 4, 8)),
+        "broadcast": ((rows // 2, cols), (0, 4)),
+    }[view]
+
+
+@pytest.mark.parametrize("op", ["sum", "mean", "max", "any"])
+@pytest.mark.parametrize(("view", "axis"), [("x[::2]", 0), ("x[::2]", 1), ("x[:, ::2]", 0),
+                                            ("broadcast", 0), ("broadcast", 1)])  # fmt: skip
+def test_streaming_reductions_of_gapped_views_run_numpys_loops(
+    op: str, view: str, axis: int
+) -> None:
+    """numpy's loops read a gapped view in place; the numba backend would copy it first."""
+    shape, strides = gapped(view)
+    assert code_of(op, shape, strides, (axis,), F4) == "numpy"
+
+
+def test_strided_rows_keep_the_kernels_for_extremes_not_for_sums() -> None:
+    """Over rows whose elements are apart (``x[:, ::2]`` over axis 1) numpy's max loop is the
+    slow one: the copy and the kernels win there (0.6-0.8x), the sums lose (1.6-1.9x)."""
+    shape, strides = gapped("x[:, ::2]")
+    assert code_of("max", shape, strides, (1,), F4) == "backend"
+    assert code_of("sum", shape, strides, (1,), F4) == "numpy"
+
+
+def test_composite_reductions_of_gapped_views_keep_the_kernels() -> None:
+    """var/logsumexp/argmax make one pass where numpy makes several: the copy pays for itself
+    (``_numba/_canonical.py`` copies in memory order)."""
+    shape, strides = gapped("x[::2]")
+    for op in ("var", "logsumexp", "argmax"):
+        assert code_of(op, shape, strides, (0,), F4) == "backend"
+
+
+@pytest.mark.parametrize("op", ["any", "all"])
+def test_any_all_of_bytes_keep_numpys_loops(op: str) -> None:
+    """bool input: numpy's loop stops at the first True (False); the kernels read it all."""
+    whole = ((MB4,), (1,))
+    assert code_of(op, *whole, (0,), np.bool_) == "numpy"
+    assert code_of(op, *whole, (0,), np.int8) == "numpy"
+    assert code_of(op, (MB4 // 4,), (4,), (0,), np.int32) == "backend"
+    rows = ((1024, 256), (256, 1))  # 256 KB of bool
+    assert code_of(op, *rows, (1,), np.bool_) == "numpy"
+    assert code_of(op, *rows, (1,), np.int8) == "direct"
+    columns = ((1024, 256), (256, 1))
+    assert code_of(op, *columns, (0,), np.bool_) == "numpy"
+    assert code_of(op, *columns, (0,), np.int8) == "numpy"
+    assert code_of(op, (512, 256), (1024, 4), (0,), np.int32) == "direct"  # 512 KB
