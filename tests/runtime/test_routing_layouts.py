@@ -13,7 +13,8 @@ import pytest
 from typedtensor._backend import _routing
 
 F4 = np.dtype(np.float32)
-MB4 = 1 << 22  # bytes: past every parallel-only entry's start
+MB4 = 1 << 22  # bytes: past the parallel-only entries' start over a strided axis
+MB16 = 1 << 24  # ... and over whole arrays
 
 
 @pytest.fixture(autouse=True)
@@ -27,6 +28,8 @@ def code_of(
     """``numpy``, ``direct`` (the plan-bound kernels) or ``backend`` (numba's ``reduce``)."""
     dtype = np.dtype(dtype)
     result = {"any": np.dtype(bool), "all": np.dtype(bool)}.get(op, dtype)
+    if op in ("argmax", "argmin"):
+        result = np.dtype(np.int64)
     run = _routing.runner("numba", op, shape, strides, dtype.itemsize, axes, False, result, dtype)
     if run.__module__ == "typedtensor._backend._numpy_runners":
         return "numpy"
@@ -76,7 +79,7 @@ def test_any_all_of_bytes_keep_numpys_loops(op: str) -> None:
     whole = ((MB4,), (1,))
     assert code_of(op, *whole, (0,), np.bool_) == "numpy"
     assert code_of(op, *whole, (0,), np.int8) == "numpy"
-    assert code_of(op, (MB4 // 4,), (4,), (0,), np.int32) == "backend"
+    assert code_of(op, (MB16 // 4,), (4,), (0,), np.int32) == "backend"
     rows = ((1024, 256), (256, 1))  # 256 KB of bool
     assert code_of(op, *rows, (1,), np.bool_) == "numpy"
     assert code_of(op, *rows, (1,), np.int8) == "direct"
@@ -84,3 +87,25 @@ def test_any_all_of_bytes_keep_numpys_loops(op: str) -> None:
     assert code_of(op, *columns, (0,), np.bool_) == "numpy"
     assert code_of(op, *columns, (0,), np.int8) == "numpy"
     assert code_of(op, (512, 256), (1024, 4), (0,), np.int32) == "direct"  # 512 KB
+
+
+@pytest.mark.parametrize("op", ["max", "min", "argmax", "argmin"])
+def test_whole_array_extremes_of_integers_and_bool_keep_numpys_loops(op: str) -> None:
+    """The parallel kernels beat numpy over a whole float array from 16 MB (not at 4 MB), not
+    over integer ones (numpy's integer loops are the faster code) nor bool ones (they stop
+    early)."""
+    assert code_of(op, (MB16 // 4,), (4,), (0,), np.float32) == "backend"
+    assert code_of(op, (MB16 // 8,), (8,), (0,), np.float64) == "backend"
+    assert code_of(op, (MB4 // 4,), (4,), (0,), np.float32) == "numpy"
+    for dtype in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8):
+        n = MB16 // np.dtype(dtype).itemsize
+        assert code_of(op, (n,), (np.dtype(dtype).itemsize,), (0,), dtype) == "numpy"
+
+
+def test_serial_entries_that_share_a_parallel_only_size_stay_serial() -> None:
+    """Parallel-only is a property of an entry, not of its size: l2_normalize over a whole
+    array and the norm over columns start at 4 MB with the serial kernels too."""
+    assert ("l2_normalize", "full") not in _routing.PARALLEL_ONLY
+    assert ("norm", "columns") not in _routing.PARALLEL_ONLY
+    assert _routing.NUMBA_FROM_BYTES["norm"]["columns"] == MB4
+    assert {("sum", "columns"), ("max", "full"), ("argmax", "rows")} <= _routing.PARALLEL_ONLY

@@ -46,6 +46,11 @@ __all__ = [
 ]
 
 
+class _ParallelOnly(int):
+    """A ``NUMBA_FROM_BYTES`` size that holds only while the parallel kernels will run (the
+    entry is in ``PARALLEL_ONLY``); any other size holds for the serial kernels too."""
+
+
 #: numba never won up to 16 MB with serial kernels (numpy's SIMD loops for vertical sums,
 #: max/min and argmax over rows of 256); at 512 MB the parallel kernels win every layout
 #: (benchmarks/README.md), so from 64 MB these run numba when its parallel kernels will run
@@ -53,14 +58,20 @@ __all__ = [
 #: do so from 4 MB). Serial kernels at 64 and 256 MB
 #: (float32, load 6-7, 2026-11-24): sum 1.03-1.93x numpy, max/mean over columns 0.86-1.27x,
 #: argmax over rows 0.81-0.86x, prod over rows 0.65-0.89x: only the parallel kernels pay there
-_NEVER_UP_TO_16M = 1 << 26
+_NEVER_UP_TO_16M = _ParallelOnly(1 << 26)
 #: measured with the parallel kernels (``TYPEDTENSOR_NUMBA_PARALLEL=1``, 2026-11-25 03:42 UTC,
 #: load 0.9-1.1, float32 and float64, 1-32 MB, the backend's ``reduce`` against numpy's
 #: runner, medians of 9 interleaved rounds, two runs): over a strided axis sum, mean, max,
 #: min, any, all 1.11-1.48x numpy at 4 MB and 1.12-1.63x up to 32 MB (0.73-1.20x at 2 MB);
 #: the whole-array max, min, any, all, argmax, argmin 1.18-1.63x from 4 MB (0.80-1.50x at
 #: 2 MB). So these run numba from 4 MB while its parallel kernels will run
-_PARALLEL_FROM_4M = 1 << 22
+_PARALLEL_FROM_4M = _ParallelOnly(1 << 22)
+#: ... but over whole arrays (max, min, any, all, argmax, argmin) measured again on
+#: 2026-11-27 (load 0.7-0.8, float32 and float64, 4-64 MB, medians of 9 interleaved calls):
+#: 1.03-1.54x numpy's time at 4 MB, 0.55-0.81x from 16 MB (float32 max 1.00-1.14x at 16 MB,
+#: 0.75-0.97x at 64 MB); this machine's bandwidth drifts from day to day, so from 16 MB, where
+#: both days' runs agree, again only while the parallel kernels will run
+_WHOLE_PARALLEL_FROM_16M = _ParallelOnly(1 << 24)
 #: The input size (bytes) from which the numba backend runs a reduction, per op and layout
 #: (``layout``); below it numpy's loops run. Measured with benchmarks/measure_crossover.py
 #: (TYPEDTENSOR_NUMBA_PARALLEL=0, 4 KB..16 MB by factors of 4, float32 and float64, medians of
@@ -97,25 +108,25 @@ NUMBA_FROM_BYTES: dict[str, dict[str, int | None]] = {
         "columns": _PARALLEL_FROM_4M,
     },
     "max": {
-        "full": _PARALLEL_FROM_4M,
+        "full": _WHOLE_PARALLEL_FROM_16M,
         "rows": 1 << 20,
         "short_rows": 1 << 16,
         "columns": _PARALLEL_FROM_4M,
     },
     "min": {
-        "full": _PARALLEL_FROM_4M,
+        "full": _WHOLE_PARALLEL_FROM_16M,
         "rows": 1 << 20,
         "short_rows": 1 << 16,
         "columns": _PARALLEL_FROM_4M,
     },
     "any": {
-        "full": _PARALLEL_FROM_4M,
+        "full": _WHOLE_PARALLEL_FROM_16M,
         "rows": 1 << 24,
         "short_rows": 1 << 16,
         "columns": _PARALLEL_FROM_4M,
     },
     "all": {
-        "full": _PARALLEL_FROM_4M,
+        "full": _WHOLE_PARALLEL_FROM_16M,
         "rows": 1 << 24,
         "short_rows": 1 << 16,
         "columns": _PARALLEL_FROM_4M,
@@ -133,13 +144,13 @@ NUMBA_FROM_BYTES: dict[str, dict[str, int | None]] = {
         "columns": 1 << 18,
     },
     "argmax": {
-        "full": _PARALLEL_FROM_4M,
+        "full": _WHOLE_PARALLEL_FROM_16M,
         "rows": _PARALLEL_FROM_4M,  # float32 and float64 only (NUMBA_DTYPES)
         "short_rows": 1 << 18,
         "columns": 1 << 18,
     },
     "argmin": {
-        "full": _PARALLEL_FROM_4M,
+        "full": _WHOLE_PARALLEL_FROM_16M,
         "rows": _PARALLEL_FROM_4M,  # float32 and float64 only (NUMBA_DTYPES)
         "short_rows": 1 << 18,
         "columns": 1 << 18,
@@ -262,7 +273,7 @@ PARALLEL_ONLY: frozenset[tuple[str, str]] = frozenset(
     (op, where)
     for op, by_layout in NUMBA_FROM_BYTES.items()
     for where, size in by_layout.items()
-    if size in (_NEVER_UP_TO_16M, _PARALLEL_FROM_4M)
+    if isinstance(size, _ParallelOnly)
 )
 #: ``NUMBA_FROM_BYTES`` entries that hold for some input dtypes only (``dtype.char``); the
 #: others run numpy's loops. argmax/argmin over rows in the parallel kernels (the explicit
@@ -277,6 +288,10 @@ NUMBA_DTYPES: dict[tuple[str, str], frozenset[str]] = {
     # stopped at its first True (1.3 us against the parallel kernel's 316 us at 4 MB); int8
     # 2.3-2.5x numpy's time at 4 MB, 1.3-1.5x at 16 MB; over columns bool 1.34-1.38x at 4 MB
     **{(op, where): _NOT_BYTES for op in ("any", "all") for where in ("full", "columns")},
+    # whole-array extremes, measured for floats (see _WHOLE_PARALLEL_FROM_16M): of integers the
+    # parallel kernels took 1.07-1.27x numpy's time at 4 MB (2026-11-27, load 0.6), of bool
+    # 100-330x (numpy's loops stop at the first True)
+    **{(op, "full"): frozenset("fd") for op in ("max", "min", "argmax", "argmin")},
 }
 #: Reductions that read each element once with little arithmetic. In a layout the numba
 #: backend must copy first (not ``one_block``: ``x[::2]``, ``x[:, ::2]``, broadcast views)
