@@ -41,7 +41,7 @@ def gapped(view: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
     rows, cols = 2 * (MB4 // 4 // 256), 256
     return {
         "x[::2]": ((rows // 2, cols), (2 * cols * 4, 4)),
-        "x[:, ::2]": ((rows // 2 * 2, cols // 2), (cols * 4, 8)),
+        "x[:, ::2]": ((rows, cols // 2), (cols * 4, 8)),
         "broadcast": ((rows // 2, cols), (0, 4)),
     }[view]
 
