@@ -116,13 +116,15 @@ def _plan(
         raise TypeError(f"keepdims must be a bool, got {type(keepdims).__name__} {keepdims!r}")
     axes = rules.normalize_axes(axis, a.ndim, single=spec.single_axis)
     named = result_dtype is not None
+    rule_dtype = BY_NAME[rules.result_dtype(spec.dtype_rule, dtype_class_of(a.dtype).name)]
     if result_dtype is None:
-        rule_dtype = rules.result_dtype(spec.dtype_rule, dtype_class_of(a.dtype).name)
-        result_dtype = BY_NAME[rule_dtype].numpy_dtype
+        result_dtype = rule_dtype.numpy_dtype
     else:  # a dtype= argument: some reductions cannot compute in every dtype
         rules.check_dtype_argument(name, dtype_class_of(a.dtype).name, result_dtype.name)
     op = "norm" if spec.norm_mode else name
     backend = get_backend()
+    if backend == "numba" and result_dtype != rule_dtype.numpy_dtype:
+        backend = "numpy"  # the kernels accumulate in the rules' dtype only: numpy's loops
     run = runner(
         backend, op, a.shape, a.strides, a.itemsize, axes, bool(keepdims), result_dtype, a.dtype
     )

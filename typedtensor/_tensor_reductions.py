@@ -63,6 +63,14 @@ _INDEX_ROWS_PLANNED: frozenset[str] = (
     if numba_from_bytes("argmax", "rows") is not None
     else frozenset()
 )
+#: inputs of this size and more never have a ``SMALL_PLANS`` entry (``reduce_array`` adds
+#: one only below ``min_numba_bytes()``); were the tables changed at run time, a stale value
+#: costs a lookup that misses or skips one that ``PLANS`` answers as well
+_SMALL_PLAN_BYTES = min_numba_bytes()
+#: ... and over the whole array (``axis=None``, the ``full`` layout, where no direct kernel
+#: runs) below ``NUMBA_FROM_BYTES``' size or of the dtypes outside ``NUMBA_DTYPES``
+_INDEX_FULL_PLANNED_BYTES: int = numba_from_bytes("argmax", "full") or 1 << 62
+_INDEX_FULL_PLANNED: frozenset[str] = NUMBA_DTYPES.get(("argmax", "full"), DIRECT_KERNEL_CHARS)
 _first_extreme_of_rows: Any = None  # _numba.direct's, imported at the first call that runs it
 
 
@@ -88,12 +96,14 @@ class ReductionMethods:
         larger one's (int or None axis, bool keepdims) one more (``reduce_array``'s plans)."""
         a = self._data
         if out is None and dtype is None:
-            try:
-                plan = _SMALL_PLANS.get(
-                    (name, axis, type(axis), keepdims, type(keepdims), a.shape, a.dtype)
-                )
-            except TypeError:  # an unhashable axis or keepdims (a list): the rules say why
-                plan = None
+            plan = None
+            if a.nbytes < _SMALL_PLAN_BYTES:  # larger inputs have no small plan: skip the key
+                try:
+                    plan = _SMALL_PLANS.get(
+                        (name, axis, type(axis), keepdims, type(keepdims), a.shape, a.dtype)
+                    )
+                except TypeError:  # an unhashable axis or keepdims (a list): the rules say why
+                    pass
             if plan is None and type(keepdims) is bool and (axis is None or type(axis) is int):
                 # a validated plan of a larger input: reduce_array's key for these types
                 key = (name, axis, keepdims, None, a.shape, a.strides, a.dtype, get_backend())
@@ -233,6 +243,21 @@ class ReductionMethods:
         """Index of the first maximum (first NaN wins) along one axis, or of the flattened
         tensor for ``axis=None``: ``(8, 3).argmax(axis=1) -> (8,)`` of int64."""
         a = self._data
+        if (
+            axis is None
+            and keepdims is False
+            and out is None
+            and type(a) is np.ndarray
+            and (a.nbytes < _INDEX_FULL_PLANNED_BYTES or a.dtype.char not in _INDEX_FULL_PLANNED)
+        ):  # numpy's call over the whole array, where the plan would make it (the flat index)
+            try:
+                index = a.argmax()
+            except ValueError:  # empty: the rules' error below
+                pass
+            else:
+                whole: AnyTensor = _object_new(_tensor.Tensor)
+                whole._data = np.asarray(index)
+                return whole
         if type(axis) is int and keepdims is False and out is None and type(a) is np.ndarray:
             if a.nbytes >= _INDEX_SMALL_BYTES:
                 rows = _index_of_rows(a, a.argmax, axis, True)
@@ -258,6 +283,21 @@ class ReductionMethods:
     ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
         """Index of the first minimum along one axis: ``(8, 3).argmin(axis=0) -> (3,)``."""
         a = self._data
+        if (
+            axis is None
+            and keepdims is False
+            and out is None
+            and type(a) is np.ndarray
+            and (a.nbytes < _INDEX_FULL_PLANNED_BYTES or a.dtype.char not in _INDEX_FULL_PLANNED)
+        ):  # numpy's call over the whole array, where the plan would make it (the flat index)
+            try:
+                index = a.argmin()
+            except ValueError:  # empty: the rules' error below
+                pass
+            else:
+                whole: AnyTensor = _object_new(_tensor.Tensor)
+                whole._data = np.asarray(index)
+                return whole
         if type(axis) is int and keepdims is False and out is None and type(a) is np.ndarray:
             if a.nbytes >= _INDEX_SMALL_BYTES:
                 rows = _index_of_rows(a, a.argmin, axis, False)

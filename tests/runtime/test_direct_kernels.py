@@ -181,6 +181,8 @@ def test_the_routing_runs_them_from_their_table(
     monkeypatch.setattr(_routing, "DIRECT_FROM_BYTES", table)
     monkeypatch.setattr(tt._tensor_reductions, "_INDEX_SMALL_BYTES", 0)
     monkeypatch.setattr(tt._tensor_reductions, "_index_of_rows", lambda *args: None)
+    monkeypatch.setattr(tt._tensor_reductions, "_INDEX_FULL_PLANNED_BYTES", 0)
+    monkeypatch.setattr(tt._tensor_reductions, "_INDEX_FULL_PLANNED", np.typecodes["All"])
     result = _result_dtype(op, a)
     with tt.use_backend("numba"), np.errstate(all="ignore"):
         table.setdefault(op, {})[where] = (a.nbytes + 1, None)

@@ -67,6 +67,23 @@ def test_numpy_runners_equal_the_numpy_backend_bit_for_bit(op: str, data: st.Dat
     _same_bits(got, want)
 
 
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize("axis", [None, 0, 1])
+def test_a_complex_mean_divides_as_numpys(dtype: Any, axis: int | None) -> None:
+    """numpy's mean divides a complex sum by an intp count, in complex128: complex64's own
+    division (by 1/count) differs in the last bit for about half of these rows."""
+    rng = np.random.default_rng(1)
+    a = (rng.standard_normal((50, 7)) + 1j * rng.standard_normal((50, 7))).astype(dtype)
+    want = np.asarray(a.mean(axis=axis))
+    for backend in ("numpy", "numba"):
+        with tt.use_backend(backend):
+            _same_bits(tt.asarray(a).mean(axis=axis).numpy(), want)
+    axes = (0, 1) if axis is None else (axis,)
+    run = _numpy_runners.numpy_runner("mean", axes, 2, False, a.dtype, a.dtype, a.shape)
+    assert run.__qualname__.startswith("_moments_runner")
+    _same_bits(run(a, {}), want)
+
+
 def test_moments_keep_the_numpy_backends_error_state() -> None:
     """mean/var/std of inf - inf warn in neither path; a caller's np.errstate still counts."""
     a = np.array([[np.inf, -np.inf, 1.0]], np.float32)
@@ -149,6 +166,8 @@ def test_every_threshold_is_crossed(
     # argmax/argmin: no plan-free path
     monkeypatch.setattr(tt._tensor_reductions, "_INDEX_SMALL_BYTES", 0)
     monkeypatch.setattr(tt._tensor_reductions, "_index_of_rows", lambda *args: None)
+    monkeypatch.setattr(tt._tensor_reductions, "_INDEX_FULL_PLANNED_BYTES", 0)
+    monkeypatch.setattr(tt._tensor_reductions, "_INDEX_FULL_PLANNED", np.typecodes["All"])
     with tt.use_backend("numba"), np.errstate(all="ignore"):
         table[op][where] = a.nbytes + 1
         below = _call(t, op, axes)
@@ -293,11 +312,14 @@ def test_parallel_kernels_expected_reads_the_setting(monkeypatch: pytest.MonkeyP
     monkeypatch.setenv("TYPEDTENSOR_NUMBA_PARALLEL", "1")
     assert _routing.parallel_kernels_expected()
     monkeypatch.setenv("TYPEDTENSOR_NUMBA_PARALLEL", "auto")
-    monkeypatch.setattr(_routing.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(_routing, "CORES", 2)
     monkeypatch.setattr(_routing.os, "getloadavg", lambda: (3.0, 3.0, 3.0))
     assert not _routing.parallel_kernels_expected()
     monkeypatch.setattr(_routing.os, "getloadavg", lambda: (0.9, 3.0, 3.0))
     assert _routing.parallel_kernels_expected()
+    monkeypatch.setattr(_routing, "CORES", 1)  # one core: no second thread, however idle
+    monkeypatch.setattr(_routing.os, "getloadavg", lambda: (0.1, 0.1, 0.1))
+    assert not _routing.parallel_kernels_expected()
 
 
 def test_l2_norm_keeps_the_nan_sign_bits_of_the_numpy_backend() -> None:
@@ -421,6 +443,35 @@ def test_small_index_path_equals_the_validated_path(op: str) -> None:
     assert getattr(tt.asarray(np.ones((0, 3))), op)(1).shape == (0,)
     with pytest.raises(TypeError):
         getattr(tt.asarray(np.ones((2, 3))), op)(True)
+
+
+@pytest.mark.parametrize("op", ["argmax", "argmin"])
+def test_whole_arrays_take_the_index_path(
+    op: str, fresh_plans: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """argmax/argmin over the whole array (``axis=None``) call numpy without a plan, but for
+    the dtypes the parallel kernels take from their size on (moved to 4 KB here); the flat
+    index of the first extreme (the first NaN) as a 0-d int64 in every layout, and the rules'
+    error for an empty input."""
+    reductions = tt._tensor_reductions
+    monkeypatch.setattr(reductions, "_INDEX_FULL_PLANNED_BYTES", 4096)
+    rng = np.random.default_rng(8)
+    a = rng.standard_normal((16, 32)).astype(np.float32)  # 2 KB
+    a[3, 5] = a[9, 1] = 9.0  # a tie: the first in C order wins
+    b = a.copy()
+    b.flat[[40, 7]] = np.nan
+    cases = [(a, False), (b, False), (np.asfortranarray(b), False), (a.T, False), (a[::2], False)]
+    cases += [(a.reshape(2, 16, 16), False), (np.asarray(np.float32(2.0)), False)]
+    big = rng.standard_normal((64, 64)).astype(np.float32)  # 16 KB: past the moved size
+    cases += [(big, True), ((big * 50).astype(np.int32), False), (big.astype(np.float64), True)]
+    for x, planned in cases:
+        _reduce_plan.clear_plans()
+        with tt.use_backend("numba"):
+            got = getattr(tt.asarray(x), op)().numpy()
+        assert bool(_reduce_plan.PLANS) == planned, (x.shape, x.dtype)
+        _same_bits(got, np.asarray(getattr(x, op)(), dtype=np.int64))
+    with pytest.raises(ValueError, match="empty"):
+        getattr(tt.asarray(np.ones((0, 3), np.float32)), op)()
 
 
 @pytest.mark.parametrize("op", ["argmax", "argmin"])

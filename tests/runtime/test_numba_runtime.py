@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import typedtensor as tt
+from typedtensor._backend import _routing
 from typedtensor._backend._numba import _stages as stages
 
 
@@ -94,7 +95,7 @@ def test_parallel_policy_setting(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_idle_cores_reads_the_load_average(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(stages.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(_routing, "CORES", 2)
     monkeypatch.setattr(stages.os, "getloadavg", lambda: (1.2, 0.0, 0.0))
     assert stages._idle_cores()  # this process and a little more: the second core is free
     monkeypatch.setattr(stages.os, "getloadavg", lambda: (1.6, 9.0, 9.0))

@@ -32,7 +32,17 @@ def _supports_out_ellipsis() -> bool:
 
 
 _OUT_ELLIPSIS = _supports_out_ellipsis()
-_FLOAT_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+_F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
+_FLOAT_DTYPES = (_F32, _F64)
+#: the inputs ``_moments_runner`` takes -> (their mean's dtype, their variance's), as numpy's
+#: functions give them (bool and the integers: float64; complex: a real variance)
+_MOMENT_DTYPES: dict[np.dtype[Any], tuple[np.dtype[Any], np.dtype[Any]]] = {
+    **{np.dtype(char): (_F64, _F64) for char in "?bhilqBHILQ"},
+    _F32: (_F32, _F32),
+    _F64: (_F64, _F64),
+    np.dtype(np.complex64): (np.dtype(np.complex64), _F32),
+    np.dtype(np.complex128): (np.dtype(np.complex128), _F64),
+}
 #: numpy's argmax gives intp; the fast runners need it to be the int64 the rules promise
 _INTP_IS_INT64 = np.dtype(np.intp) == np.dtype(np.int64)
 
@@ -161,15 +171,32 @@ def _logsumexp_runner(
     return logsumexp
 
 
+def _moments_take(op: str, input_dtype: np.dtype[Any] | None, dtype: np.dtype[Any]) -> bool:
+    """Does ``_moments_runner`` give ``op`` of ``input_dtype`` in ``dtype``? (No ``== None``:
+    numpy reads None as float64.)"""
+    dtypes = None if input_dtype is None else _MOMENT_DTYPES.get(input_dtype)
+    return dtypes is not None and dtypes[0 if op == "mean" else 1] == dtype
+
+
 def _moments_runner(
-    op: str, axes: tuple[int, ...], shape: tuple[int, ...], keepdims: bool, zero_d: bool
+    op: str,
+    axes: tuple[int, ...],
+    shape: tuple[int, ...],
+    keepdims: bool,
+    zero_d: bool,
+    dtype: np.dtype[Any],
 ) -> Run:
-    """mean/var/std of float32/float64 into the same dtype over a non-empty reduction: the
-    calls the numpy backend makes (``np.mean``'s sum and in-place divide; ``ndarray.var``),
-    under its error state."""
+    """mean/var/std (``_MOMENT_DTYPES``: bool, the integers, float32/float64, complex) into
+    the rules' ``dtype`` over a non-empty reduction: the calls the numpy backend makes
+    (``np.mean``'s sum in that dtype and in-place divide; ``ndarray.var``), under its error
+    state."""
     count = 1
     for d in axes:
         count *= shape[d]
+    # np.mean divides by an intp scalar: a complex mean then divides in complex128 and rounds
+    # (complex64's own division, which multiplies by 1/count, can differ in the last bit); a
+    # real one divides by a Python int in its own dtype, as exact as dividing in float64
+    divisor: Any = np.intp(count) if dtype.kind == "c" else count
     add_reduce: Any = np.add.reduce
     divide: Any = np.true_divide
     switch, quiet_state = _ERRSTATE, _quiet_state
@@ -178,10 +205,10 @@ def _moments_runner(
         token = switch.set(quiet_state(_INVALID_DIVIDE))
         try:
             if zero_d:
-                total = add_reduce(a, axes, a.dtype, keepdims=keepdims, out=...)
+                total = add_reduce(a, axes, dtype, keepdims=keepdims, out=...)
             else:
-                total = add_reduce(a, axes, a.dtype, None, keepdims)  # a.dtype: the result's
-            return divide(total, count, out=total, casting="unsafe")  # type: ignore[no-any-return]
+                total = add_reduce(a, axes, dtype, None, keepdims)
+            return divide(total, divisor, out=total, casting="unsafe")  # type: ignore[no-any-return]
         finally:
             switch.reset(token)
 
@@ -230,27 +257,69 @@ def numpy_runner(
             and shape is not None
             and _ERRSTATE is not None
             and (_OUT_ELLIPSIS or op != "mean")
-            and dtype in _FLOAT_DTYPES
-            and input_dtype == dtype
+            and _moments_take(op, input_dtype, dtype)
             and all(shape[d] for d in axes)
         ):
-            return _moments_runner(op, axes, shape, keepdims, zero_d)
+            return _moments_runner(op, axes, shape, keepdims, zero_d, dtype)
+        prepare = _as_float_input(op, input_dtype, dtype)
         if (
             op in ("norm", "logsumexp", "l2_normalize")
             and shape is not None
             and _ERRSTATE is not None
-            and dtype in _FLOAT_DTYPES
-            and input_dtype == dtype
+            and prepare is not None
             and all(shape[d] for d in axes)
         ):
             if op == "logsumexp":
-                return _logsumexp_runner(axes, shape, keepdims, dtype)
-            if op == "l2_normalize":
-                return _l2_normalize_runner(axes, dtype)
-            return _norm_runner(
-                axes, keepdims, zero_d, _generic_runner(op, axes, keepdims, dtype, zero_d)
-            )
+                run = _logsumexp_runner(axes, shape, keepdims, dtype)
+            elif op == "l2_normalize":
+                run = _l2_normalize_runner(axes, dtype)
+            else:
+                otherwise = _generic_runner(op, axes, keepdims, dtype, zero_d)
+                run = _norm_runner(axes, keepdims, zero_d, otherwise)
+            return run if prepare is _FLOAT_ALREADY else _preparing(run, prepare)
     return _generic_runner(op, axes, keepdims, dtype, zero_d)
+
+
+def _float_already(a: Array) -> Array:
+    return a
+
+
+_FLOAT_ALREADY = _float_already
+
+
+def _as_float_input(
+    op: str, input_dtype: np.dtype[Any] | None, dtype: np.dtype[Any]
+) -> Callable[[Array], Array] | None:
+    """How the runners of float input in their result dtype (the norm, logsumexp,
+    l2_normalize) take ``input_dtype`` as the numpy backend does, or None: float32/float64
+    as they are; bool and the integers cast to the float64 result; complex (the norm) as its
+    modulus, in the real result dtype. The answers are the backend's: it casts the same way,
+    and a norm reads only ``|x|``."""
+    if input_dtype is None or dtype not in _FLOAT_DTYPES:
+        return None
+    if input_dtype == dtype:
+        return _FLOAT_ALREADY
+    if input_dtype.kind in "biu" and dtype == _F64:
+        return lambda a: a.astype(_F64)
+    if op == "norm" and input_dtype.kind == "c" and _moments_take("var", input_dtype, dtype):
+        return np.abs  # complex64 -> float32, complex128 -> float64: the variance's dtypes
+    return None
+
+
+def _preparing(run: Run, prepare: Callable[[Array], Array]) -> Run:
+    """``run`` of ``prepare(a)``, under the numpy backend's error state (the modulus of a
+    huge complex value overflows quietly there)."""
+    switch, quiet_state = _ERRSTATE, _quiet_state
+
+    def prepared(a: Array, params: dict[str, Any]) -> Array:
+        token = switch.set(quiet_state(_OVER_INVALID_DIVIDE))
+        try:
+            x = prepare(a)
+        finally:
+            switch.reset(token)
+        return run(x, params)
+
+    return prepared
 
 
 def _generic_runner(
