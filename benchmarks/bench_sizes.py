@@ -4,6 +4,7 @@
     python benchmarks/bench_sizes.py --quick            # 16 elements .. 256 KB, fewer ops
     python benchmarks/bench_sizes.py --json sizes.json --plot benchmarks/sizes.png
     python benchmarks/bench_sizes.py --views            # views with gaps, 256 KB and 1 MB
+    python benchmarks/bench_sizes.py --dtypes           # every dtype, 256 KB and 4 MB
 
 Every reduction (over the last axis and over the first), ``x + y`` with a broadcast row,
 ``x * 2.0``, a layer norm (mean and var with keepdims, broadcasting back), a softmax and the
@@ -53,13 +54,13 @@ class Bare:
     def __truediv__(self, o: Any) -> Bare:
         return Bare(self.a / (o.a if type(o) is Bare else o))
 
-    def reduce(self, name: str, axis: int, keepdims: bool = False) -> Bare:
+    def reduce(self, name: str, axis: int | None, keepdims: bool = False) -> Bare:
         return Bare(getattr(self.a, name)(axis=axis, keepdims=keepdims))
 
-    def argmax(self, axis: int) -> Bare:
+    def argmax(self, axis: int | None) -> Bare:
         return Bare(self.a.argmax(axis=axis))
 
-    def argmin(self, axis: int) -> Bare:
+    def argmin(self, axis: int | None) -> Bare:
         return Bare(self.a.argmin(axis=axis))
 
 
@@ -72,23 +73,23 @@ def bare_sqrt(x: Bare) -> Bare:
 
 
 # numpy formulas for the ops numpy has no function for (the numpy backend's own formulas)
-def np_logsumexp(a: Array, axis: int) -> Array:
+def np_logsumexp(a: Array, axis: int | None) -> Array:
     m = np.max(a, axis=axis, keepdims=True)
     return np.log(np.sum(np.exp(a - m), axis=axis)) + np.squeeze(m, axis)  # type: ignore[no-any-return]
 
 
-def np_norm(a: Array, axis: int) -> Array:
+def np_norm(a: Array, axis: int | None) -> Array:
     return np.sqrt(np.sum(a * a, axis=axis))  # type: ignore[no-any-return]
 
 
-def np_l2_normalize(a: Array, axis: int) -> Array:
+def np_l2_normalize(a: Array, axis: int | None) -> Array:
     return a / np.sqrt(np.maximum(np.sum(a * a, axis=axis, keepdims=True), 1e-12))  # type: ignore[no-any-return]
 
 
 Trio = tuple[Callable[[], Any], Callable[[], Any], Callable[[], Any]]
 
 
-def cases(a: Array, axis: int) -> dict[str, Trio]:
+def cases(a: Array, axis: int | None) -> dict[str, Trio]:
     """op -> (numpy call, bare call, typedtensor call) on ``a`` over ``axis``."""
     b, t = Bare(a), tt.asarray(a)
     out: dict[str, Trio] = {}
@@ -268,7 +269,14 @@ def main() -> None:
     parser.add_argument(
         "--views", action="store_true", help="reductions of views with gaps (x[::2], x[:, ::2]...)"
     )
+    parser.add_argument(
+        "--dtypes", action="store_true", help="every reduction of every dtype, three layouts"
+    )
     args = parser.parse_args()
+    if args.dtypes:
+        sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else [1 << 18, 1 << 22]
+        time_dtypes(sizes, set(args.ops.split(",")) if args.ops else None)
+        return
     if args.views:
         sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else [1 << 18, 1 << 20]
         time_views(sizes, set(args.ops.split(",")) if args.ops else None)
@@ -359,6 +367,47 @@ def time_views(sizes: list[int], wanted: set[str] | None) -> None:
                     t_np, t_bare, t_tt = time_trio(trio, 0.3)
                     print(
                         f"{op + ' ' + view_name + f' axis {axis}':34} {fmt_size(nbytes):>7} "
+                        f"{t_np * 1e6:10.2f} {t_bare * 1e6:10.2f} {t_tt * 1e6:10.2f} "
+                        f"{t_tt / t_np:8.2f}",
+                        flush=True,
+                    )
+    print(f"load average {os.getloadavg()}")
+
+
+#: the dtypes ``--dtypes`` sweeps (the routing tables were measured on float32 and float64)
+SWEPT_DTYPES = ["bool", "int8", "uint16", "int32", "int64", "float16", "float32", "float64"]
+SWEPT_DTYPES += ["complex64", "complex128"]
+
+
+def time_dtypes(sizes: list[int], wanted: set[str] | None) -> None:
+    """Every reduction over axis -1, axis 0 and the whole array of ``(n / 256, 256)`` arrays
+    of each dtype of SWEPT_DTYPES: numpy, bare wrapper, typedtensor. A call that typedtensor's
+    rules or numpy reject for a dtype (``logsumexp`` of bool...) is left out."""
+    print(f"load average {os.getloadavg()}, backend {tt.get_backend()}", flush=True)
+    print(f"{'op':34} {'size':>7} {'numpy us':>10} {'bare us':>10} {'tt us':>10} {'tt/numpy':>8}")
+    rng = np.random.default_rng(0)
+    for nbytes in sizes:
+        for name in SWEPT_DTYPES:
+            dtype = np.dtype(name)
+            n = nbytes // dtype.itemsize
+            values = rng.standard_normal(n) * 100
+            if dtype.kind == "c":
+                values = values + 1j * rng.standard_normal(n)
+            a = (values > 0 if dtype.kind == "b" else values.astype(dtype)).reshape(-1, 256)
+            for axis in (-1, 0, None):
+                for op, trio in cases(a, axis).items():
+                    if wanted and op not in wanted:
+                        continue
+                    try:
+                        with np.errstate(all="ignore"):
+                            for fn in trio:
+                                fn()
+                    except (TypeError, ValueError):  # the rules (or numpy's formula) reject it
+                        continue
+                    with np.errstate(all="ignore"):
+                        t_np, t_bare, t_tt = time_trio(trio, 0.2)
+                    print(
+                        f"{op + ' ' + name + f' axis {axis}':34} {fmt_size(nbytes):>7} "
                         f"{t_np * 1e6:10.2f} {t_bare * 1e6:10.2f} {t_tt * 1e6:10.2f} "
                         f"{t_tt / t_np:8.2f}",
                         flush=True,
