@@ -78,6 +78,35 @@ def test_prod_overflow_then_underflow_is_nan_only_where_numpy_says(backend: str)
     _same_prod(_prod(z, backend), _np_prod(z, None), z.size)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("where", [5, 100, 300, 700])  # in the overflowing block or after it
+def test_prod_after_an_overflow_follows_numpy(backend: str, dtype: str, where: int) -> None:
+    """Once numpy's running product is infinite only the signs of the rest change it, unless
+    a zero (inf * 0: NaN) or a NaN comes: rows of 1,000 that overflow in their first
+    elements, with negative values, an infinity, a zero or a NaN at ``where``."""
+    big = 1e300 if dtype == "float64" else 1e30
+    row = np.random.default_rng(where).standard_normal(1000) * 1.5
+    row[:3] = big
+    rows = np.tile(row, (6, 1))
+    rows[1, where] = -np.inf
+    rows[2, where] = 0.0
+    rows[3, where] = np.nan
+    rows[4, where:] = np.abs(rows[4, where:])
+    rows[5, where] = -0.0
+    x = rows.astype(dtype)
+    want = _np_prod(x, 1)
+    assert np.isinf(want[[0, 1, 4]]).all() and np.isnan(want[[2, 3, 5]]).all()
+    _same_prod(_prod(x, backend, 1), want, 1000)
+    from typedtensor._backend import _numba as nb
+
+    with np.errstate(all="ignore"):  # the kernels themselves (the router sends 48 KB to numpy)
+        got = nb.reduce("prod", x, (1,), False, np.dtype(dtype))
+        whole = nb.reduce("prod", x[1], (0,), False, np.dtype(dtype))
+    assert got is not None and whole is not None
+    _same_prod(got, want, 1000)
+    _same_prod(whole, _np_prod(x[1], None), 1000)
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_prod_standard_normal_500_2_1(backend: str, seed: int) -> None:
     # the issue's case: a long product drifting to 1e-300 and below (subnormal, then 0)
