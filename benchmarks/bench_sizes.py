@@ -72,18 +72,31 @@ def bare_sqrt(x: Bare) -> Bare:
     return Bare(np.sqrt(x.a))
 
 
-# numpy formulas for the ops numpy has no function for (the numpy backend's own formulas)
+# numpy formulas for the ops numpy has no function for (the numpy backend's own formulas);
+# bool and integer input cast to float64 first and complex squares as (conj(x) * x).real, as
+# np.linalg.norm and scipy.special.logsumexp do (x * x of int8 wraps, of complex is no norm)
+def as_float(a: Array) -> Array:
+    return a.astype(np.float64) if a.dtype.kind in "biu" else a
+
+
+def squares(a: Array) -> Array:
+    x = as_float(a)
+    return (x.conj() * x).real if x.dtype.kind == "c" else x * x
+
+
 def np_logsumexp(a: Array, axis: int | None) -> Array:
-    m = np.max(a, axis=axis, keepdims=True)
-    return np.log(np.sum(np.exp(a - m), axis=axis)) + np.squeeze(m, axis)  # type: ignore[no-any-return]
+    x = as_float(a)
+    m = np.max(x.real if x.dtype.kind == "c" else x, axis=axis, keepdims=True)
+    return np.log(np.sum(np.exp(x - m), axis=axis)) + np.squeeze(m, axis)  # type: ignore[no-any-return]
 
 
 def np_norm(a: Array, axis: int | None) -> Array:
-    return np.sqrt(np.sum(a * a, axis=axis))  # type: ignore[no-any-return]
+    return np.sqrt(np.sum(squares(a), axis=axis))  # type: ignore[no-any-return]
 
 
 def np_l2_normalize(a: Array, axis: int | None) -> Array:
-    return a / np.sqrt(np.maximum(np.sum(a * a, axis=axis, keepdims=True), 1e-12))  # type: ignore[no-any-return]
+    norm = np.sqrt(np.maximum(np.sum(squares(a), axis=axis, keepdims=True), 1e-12))
+    return as_float(a) / norm  # type: ignore[no-any-return]
 
 
 Trio = tuple[Callable[[], Any], Callable[[], Any], Callable[[], Any]]
