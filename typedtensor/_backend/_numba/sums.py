@@ -138,16 +138,47 @@ def _sign_prod(seg: Any) -> float:
     return s
 
 
+#: elements of the sub-blocks a block is split into when its bounds fail (a block that
+#: overflows runs sequentially only up to the sub-block where numpy's product overflows)
+_SUB_BLOCK = 32
+
+
+@njit(fastmath=FM, inline="always")
+def _sub_block_prod(seg: Any, tot: Any, zt: Any, big: float, small: float) -> Any:
+    """``tot`` times ``seg`` in numpy's order (``_row_prod_in_order``'s rules): in SIMD lanes
+    within the bounds, a zero total times finite elements and an infinite one times nonzero
+    ones by their signs, else sequentially."""
+    s, u32, lo32 = _chunk_prod_bounds(seg, zt)
+    u, lo, t = np.float64(u32), np.float64(lo32), abs(np.float64(tot))
+    if u <= big and lo >= small and t * u <= big and t * lo >= small:
+        return tot * s
+    if tot == 0 and u <= 1.7976931348623157e308:  # finite elements: 0 stays 0
+        return tot * _as(tot, _sign_prod(seg))
+    if lo > 0 and math.isinf(tot):  # no zero, no NaN (L would be 0 or NaN): inf stays inf
+        return tot * _as(tot, _sign_prod(seg))
+    return _sequential_prod(seg, tot)
+
+
+@njit(fastmath=FM, inline="always")
+def _by_sub_blocks(seg: Any, tot: Any, zt: Any, big: float, small: float) -> Any:
+    """``tot`` times a block whose bounds failed, by sub-blocks of ``_SUB_BLOCK``."""
+    for c0 in range(0, seg.shape[0], _SUB_BLOCK):
+        sub = seg[c0 : min(c0 + _SUB_BLOCK, seg.shape[0])]
+        tot = _sub_block_prod(sub, tot, zt, big, small)
+    return tot
+
+
 @njit(fastmath=FM, inline="always")
 def _row_prod_in_order(row: Any, zt: Any, big: float) -> Any:
     """Product of a float row with numpy's result where numpy's sequential order overflows or
     underflows (``[1e300, 1e-300, ...]``: lanes would multiply inf by 0). Blocks of PB64/PB32
-    elements
-    are multiplied in SIMD lanes when the bounds U, L of ``_chunk_prod_bounds`` show that neither
-    the lanes nor any prefix product of numpy's order (running total times a prefix of the
-    block) can leave [1/big, big]; otherwise the block runs sequentially (``_sequential_prod``). A
-    zero total times finite elements only changes sign, an infinite one times nonzero
-    elements too (a row that overflowed ran sequentially to its end: 3x numpy's time)."""
+    elements are multiplied in SIMD lanes when the bounds U, L of ``_chunk_prod_bounds`` show
+    that neither the lanes nor any prefix product of numpy's order (running total times a
+    prefix of the block) can leave [1/big, big]. A zero total times finite elements, and an
+    infinite one times nonzero elements, only change sign. Any other block goes by sub-blocks
+    of ``_SUB_BLOCK`` under the same rules (``_sub_block_prod``), the sub-blocks that fail them
+    sequentially (``_sequential_prod``). Float64 rows of 256 values x100, which overflow
+    midway, ran 1.31-1.33x numpy's time when a failing block ran sequentially to its end."""
     n = row.shape[0]
     if n <= 16:
         return _sequential_prod(row, zt)
@@ -161,12 +192,10 @@ def _row_prod_in_order(row: Any, zt: Any, big: float) -> Any:
         u, lo, t = np.float64(u32), np.float64(lo32), abs(np.float64(tot))
         if u <= big and lo >= small and t * u <= big and t * lo >= small:
             tot *= s
-        elif tot == 0 and u <= 1.7976931348623157e308:  # finite elements: 0 stays 0
-            tot *= _as(tot, _sign_prod(seg))
-        elif lo > 0 and math.isinf(tot):  # no zero, no NaN (L would be 0 or NaN): inf stays
-            tot *= _as(tot, _sign_prod(seg))  # inf, only its sign changes
+        elif (tot == 0 and u <= 1.7976931348623157e308) or (lo > 0 and math.isinf(tot)):
+            tot *= _as(tot, _sign_prod(seg))  # the whole block at once, as a sub-block would
         else:
-            tot = _sequential_prod(seg, tot)
+            tot = _by_sub_blocks(seg, tot, zt, big, small)
     return tot
 
 
