@@ -106,6 +106,19 @@ def test_norm_is_real(backend: str, dtype: str, p: float) -> None:
     _close(got, want)
 
 
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_the_l2_norm_of_complex_values_is_numpys_bit_for_bit(backend: str, dtype: str) -> None:
+    """np.linalg.norm over an axis sums ``(conj(x) * x).real``: the same squares, the same
+    sum and root (the modulus then its square, a second pass through hypot, differed in the
+    last bit)."""
+    a = _sample(dtype, (64, 33), seed=3)
+    for axis in (0, 1, -1):
+        with tt.use_backend(backend):
+            got = tt.asarray(a).norm(2, axis=axis).numpy()
+        want = np.linalg.norm(a, axis=axis)
+        assert got.dtype == want.dtype and got.tobytes() == want.tobytes(), axis
+
+
 @pytest.mark.parametrize("dtype", NEW)
 def test_logsumexp(backend: str, dtype: str) -> None:
     a = _sample(dtype, (3, 7))

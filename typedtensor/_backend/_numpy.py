@@ -142,14 +142,18 @@ def _norm(
     eps: float,
     mode: str,
 ) -> Array:
-    # |x| in the real result dtype (complex: numpy's abs, the modulus, then the result dtype)
-    x: Array = (
-        np.abs(a).astype(dtype, copy=False)
-        if a.dtype.kind == "c"
-        else np.abs(a.astype(dtype, copy=False))
-    )
     r: Any
     with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        if p == 2 and a.dtype.kind == "c":  # np.linalg.norm's squares: (conj(x) * x).real,
+            sq = (a.conj() * a).real.astype(dtype, copy=False)  # no modulus pass (hypot)
+            s = np.sum(sq, axis=axes, keepdims=keepdims)
+            return np.asarray(norm_from_power_sum(s, p, eps, mode, dtype), dtype=dtype)
+        # |x| in the real result dtype (complex: numpy's abs, the modulus, then the dtype)
+        x: Array = (
+            np.abs(a).astype(dtype, copy=False)
+            if a.dtype.kind == "c"
+            else np.abs(a.astype(dtype, copy=False))
+        )
         if p == np.inf:
             r = np.max(x, axis=axes, keepdims=keepdims, initial=0)  # empty -> 0
         elif p == -np.inf:

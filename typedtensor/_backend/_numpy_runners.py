@@ -128,18 +128,47 @@ def _norm_runner(axes: tuple[int, ...], keepdims: bool, zero_d: bool, otherwise:
     return norm
 
 
-def _l2_normalize_runner(axes: tuple[int, ...], dtype: np.dtype[Any]) -> Run:
-    """l2_normalize of float32/float64 into the same dtype: the numpy backend's calls (sum of
-    squares with keepdims, the variant's denominator, the division) under its error state."""
+def _complex_norm_runner(
+    axes: tuple[int, ...], keepdims: bool, zero_d: bool, otherwise: Run
+) -> Run:
+    """The plain L1/L2 norm of complex input: the numpy backend's answer (the sum of
+    ``(conj(x) * x).real``, np.linalg.norm's squares, and its root; the sum of the moduli)
+    under its error state; other ``p`` and modes run ``otherwise``."""
     add_reduce: Any = np.add.reduce
     switch, quiet_state = _ERRSTATE, _quiet_state
-    scalar = dtype.type
+
+    def norm(a: Array, params: dict[str, Any]) -> Array:
+        p = params["p"]
+        if params["mode"] != "plain" or (p != 2 and p != 1):
+            return otherwise(a, params)
+        token = switch.set(quiet_state(_OVER_INVALID_DIVIDE))
+        try:
+            if p == 2:
+                r = np.sqrt(add_reduce((a.conj() * a).real, axes, None, None, keepdims))
+            else:
+                r = add_reduce(np.abs(a), axes, None, None, keepdims)
+        finally:
+            switch.reset(token)
+        return np.asarray(r) if zero_d else r
+
+    return norm
+
+
+def _l2_normalize_runner(axes: tuple[int, ...], dtype: np.dtype[Any]) -> Run:
+    """l2_normalize of float32/float64/complex64/complex128 into the same dtype: the numpy
+    backend's calls (sum of squares with keepdims, complex ``(x * conj(x)).real``, the
+    variant's denominator, the division) under its error state."""
+    add_reduce: Any = np.add.reduce
+    switch, quiet_state = _ERRSTATE, _quiet_state
+    scalar = np.empty(0, dtype).real.dtype.type  # eps in the real dtype (the norm is real)
+    is_complex = dtype.kind == "c"
 
     def l2_normalize(a: Array, params: dict[str, Any]) -> Array:
         e, variant = scalar(params["eps"]), params["variant"]
         token = switch.set(quiet_state(_OVER_INVALID_DIVIDE))
         try:
-            ss = add_reduce(a * a, axes, None, None, True)
+            squares = (a * a.conj()).real if is_complex else a * a
+            ss = add_reduce(squares, axes, None, None, True)
             return a / l2_denominator(ss, e, variant)  # type: ignore[no-any-return]
         finally:
             switch.reset(token)
@@ -261,6 +290,15 @@ def numpy_runner(
             and all(shape[d] for d in axes)
         ):
             return _moments_runner(op, axes, shape, keepdims, zero_d, dtype)
+        if (
+            op == "norm"
+            and _ERRSTATE is not None
+            and input_dtype is not None
+            and input_dtype.kind == "c"
+            and _moments_take("var", input_dtype, dtype)  # complex64 -> float32 ...
+        ):
+            otherwise = _generic_runner(op, axes, keepdims, dtype, zero_d)
+            return _complex_norm_runner(axes, keepdims, zero_d, otherwise)
         prepare = _as_float_input(op, input_dtype, dtype)
         if (
             op in ("norm", "logsumexp", "l2_normalize")
@@ -292,34 +330,24 @@ def _as_float_input(
 ) -> Callable[[Array], Array] | None:
     """How the runners of float input in their result dtype (the norm, logsumexp,
     l2_normalize) take ``input_dtype`` as the numpy backend does, or None: float32/float64
-    as they are; bool and the integers cast to the float64 result; complex (the norm) as its
-    modulus, in the real result dtype. The answers are the backend's: it casts the same way,
-    and a norm reads only ``|x|``."""
-    if input_dtype is None or dtype not in _FLOAT_DTYPES:
+    as they are (and complex, by l2_normalize); bool and the integers cast to the float64
+    result, as the backend casts."""
+    if input_dtype is None:
+        return None
+    if op == "l2_normalize" and input_dtype == dtype and dtype.kind == "c":
+        return _FLOAT_ALREADY  # its runner squares complex values as the backend does
+    if dtype not in _FLOAT_DTYPES:
         return None
     if input_dtype == dtype:
         return _FLOAT_ALREADY
     if input_dtype.kind in "biu" and dtype == _F64:
         return lambda a: a.astype(_F64)
-    if op == "norm" and input_dtype.kind == "c" and _moments_take("var", input_dtype, dtype):
-        return np.abs  # complex64 -> float32, complex128 -> float64: the variance's dtypes
     return None
 
 
 def _preparing(run: Run, prepare: Callable[[Array], Array]) -> Run:
-    """``run`` of ``prepare(a)``, under the numpy backend's error state (the modulus of a
-    huge complex value overflows quietly there)."""
-    switch, quiet_state = _ERRSTATE, _quiet_state
-
-    def prepared(a: Array, params: dict[str, Any]) -> Array:
-        token = switch.set(quiet_state(_OVER_INVALID_DIVIDE))
-        try:
-            x = prepare(a)
-        finally:
-            switch.reset(token)
-        return run(x, params)
-
-    return prepared
+    """``run`` of ``prepare(a)`` (a cast: no floating-point error to quiet)."""
+    return lambda a, params: run(prepare(a), params)
 
 
 def _generic_runner(
