@@ -84,6 +84,21 @@ def test_a_complex_mean_divides_as_numpys(dtype: Any, axis: int | None) -> None:
     _same_bits(run(a, {}), want)
 
 
+@pytest.mark.parametrize("axis", [None, 0, 1])
+def test_a_float16_mean_is_numpys(axis: int | None) -> None:
+    """numpy sums float16 in float32, divides in float64 and rounds to float16 (through
+    float32 but for a 0-d result): the runner's answer is np.mean's, bit for bit."""
+    a = (np.random.default_rng(2).standard_normal((40, 7)) * 300).astype(np.float16)
+    want = np.asarray(a.mean(axis=axis))
+    for backend in ("numpy", "numba"):
+        with tt.use_backend(backend):
+            _same_bits(tt.asarray(a).mean(axis=axis).numpy(), want)
+    axes = (0, 1) if axis is None else (axis,)
+    run = _numpy_runners.numpy_runner("mean", axes, 2, False, a.dtype, a.dtype, a.shape)
+    assert run.__qualname__.endswith("half_mean")
+    _same_bits(run(a, {}), want)
+
+
 def test_moments_keep_the_numpy_backends_error_state() -> None:
     """mean/var/std of inf - inf warn in neither path; a caller's np.errstate still counts."""
     a = np.array([[np.inf, -np.inf, 1.0]], np.float32)

@@ -32,12 +32,13 @@ def _supports_out_ellipsis() -> bool:
 
 
 _OUT_ELLIPSIS = _supports_out_ellipsis()
-_F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
+_F16, _F32, _F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
 _FLOAT_DTYPES = (_F32, _F64)
 #: the inputs ``_moments_runner`` takes -> (their mean's dtype, their variance's), as numpy's
 #: functions give them (bool and the integers: float64; complex: a real variance)
 _MOMENT_DTYPES: dict[np.dtype[Any], tuple[np.dtype[Any], np.dtype[Any]]] = {
     **{np.dtype(char): (_F64, _F64) for char in "?bhilqBHILQ"},
+    _F16: (_F16, _F16),
     _F32: (_F32, _F32),
     _F64: (_F64, _F64),
     np.dtype(np.complex64): (np.dtype(np.complex64), _F32),
@@ -215,20 +216,34 @@ def _moments_runner(
     zero_d: bool,
     dtype: np.dtype[Any],
 ) -> Run:
-    """mean/var/std (``_MOMENT_DTYPES``: bool, the integers, float32/float64, complex) into
-    the rules' ``dtype`` over a non-empty reduction: the calls the numpy backend makes
-    (``np.mean``'s sum in that dtype and in-place divide; ``ndarray.var``), under its error
-    state."""
+    """mean/var/std (``_MOMENT_DTYPES``: bool, the integers, the floats, complex) into the
+    rules' ``dtype`` over a non-empty reduction: the calls the numpy backend makes
+    (``np.mean``'s sum in that dtype, float32 for float16, and in-place divide;
+    ``ndarray.var``), under its error state."""
     count = 1
     for d in axes:
         count *= shape[d]
     # np.mean divides by an intp scalar: a complex mean then divides in complex128 and rounds
-    # (complex64's own division, which multiplies by 1/count, can differ in the last bit); a
-    # real one divides by a Python int in its own dtype, as exact as dividing in float64
-    divisor: Any = np.intp(count) if dtype.kind == "c" else count
+    # (complex64's own division, which multiplies by 1/count, can differ in the last bit), a
+    # float16 one in float64 (a float32 sum); a real one otherwise divides by a Python int in
+    # its own dtype, as exact as dividing in float64
+    divisor: Any = np.intp(count) if dtype.kind == "c" or dtype == _F16 else count
     add_reduce: Any = np.add.reduce
     divide: Any = np.true_divide
     switch, quiet_state = _ERRSTATE, _quiet_state
+
+    def half_mean(a: Array, params: dict[str, Any]) -> Array:
+        """np.mean of float16: summed in float32, divided in float64 and rounded to float32
+        (to float16 at once for a 0-d result, numpy's scalar path), then to float16."""
+        token = switch.set(quiet_state(_INVALID_DIVIDE))
+        try:
+            if zero_d:
+                total = add_reduce(a, axes, _F32, keepdims=False, out=...)
+                return divide(total, divisor, out=...).astype(_F16)  # type: ignore[no-any-return]
+            total = add_reduce(a, axes, _F32, None, keepdims)
+            return divide(total, divisor, out=total, casting="unsafe").astype(_F16)  # type: ignore[no-any-return]
+        finally:
+            switch.reset(token)
 
     def mean(a: Array, params: dict[str, Any]) -> Array:
         token = switch.set(quiet_state(_INVALID_DIVIDE))
@@ -254,7 +269,9 @@ def _moments_runner(
             switch.reset(token)
         return np.asarray(v) if zero_d else v
 
-    return mean if op == "mean" else var
+    if op == "mean":
+        return half_mean if dtype == _F16 else mean
+    return var
 
 
 def numpy_runner(
