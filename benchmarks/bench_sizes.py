@@ -363,6 +363,16 @@ VIEWS: dict[str, Callable[[Array], Array]] = {
 }
 
 
+def print_trio(label: str, nbytes: int, times: list[float]) -> None:
+    """One row of ``--views`` and ``--dtypes``: us per call and typedtensor/numpy."""
+    t_np, t_bare, t_tt = times
+    print(
+        f"{label:34} {fmt_size(nbytes):>7} {t_np * 1e6:10.2f} {t_bare * 1e6:10.2f} "
+        f"{t_tt * 1e6:10.2f} {t_tt / t_np:8.2f}",
+        flush=True,
+    )
+
+
 def time_views(sizes: list[int], wanted: set[str] | None) -> None:
     """Every reduction over axis 0 and axis -1 of each view of VIEWS, ``nbytes`` of the view's
     own elements (from a float32 array of twice that): numpy, bare wrapper, typedtensor."""
@@ -377,13 +387,7 @@ def time_views(sizes: list[int], wanted: set[str] | None) -> None:
                 for op, trio in cases(a, axis).items():
                     if wanted and op not in wanted:
                         continue
-                    t_np, t_bare, t_tt = time_trio(trio, 0.3)
-                    print(
-                        f"{op + ' ' + view_name + f' axis {axis}':34} {fmt_size(nbytes):>7} "
-                        f"{t_np * 1e6:10.2f} {t_bare * 1e6:10.2f} {t_tt * 1e6:10.2f} "
-                        f"{t_tt / t_np:8.2f}",
-                        flush=True,
-                    )
+                    print_trio(f"{op} {view_name} axis {axis}", nbytes, time_trio(trio, 0.3))
     print(f"load average {os.getloadavg()}")
 
 
@@ -418,13 +422,7 @@ def time_dtypes(sizes: list[int], wanted: set[str] | None) -> None:
                     except (TypeError, ValueError):  # the rules (or numpy's formula) reject it
                         continue
                     with np.errstate(all="ignore"):
-                        t_np, t_bare, t_tt = time_trio(trio, 0.2)
-                    print(
-                        f"{op + ' ' + name + f' axis {axis}':34} {fmt_size(nbytes):>7} "
-                        f"{t_np * 1e6:10.2f} {t_bare * 1e6:10.2f} {t_tt * 1e6:10.2f} "
-                        f"{t_tt / t_np:8.2f}",
-                        flush=True,
-                    )
+                        print_trio(f"{op} {name} axis {axis}", nbytes, time_trio(trio, 0.2))
     print(f"load average {os.getloadavg()}")
 
 

@@ -105,36 +105,14 @@ def _quiet_state(ignored: tuple[str, ...] = _INVALID_DIVIDE) -> Any:
     return quiet
 
 
-def _norm_runner(axes: tuple[int, ...], keepdims: bool, zero_d: bool, otherwise: Run) -> Run:
-    """The plain L1/L2 norm of float32/float64: the numpy backend's answer (|x|, its square,
-    the sum, the root; the square of x itself, which skips a pass over the input, is the
-    same number) under its error state; other ``p`` and modes run ``otherwise``."""
-    add_reduce: Any = np.add.reduce
-    switch, quiet_state = _ERRSTATE, _quiet_state
-
-    def norm(a: Array, params: dict[str, Any]) -> Array:
-        p = params["p"]
-        if params["mode"] != "plain" or (p != 2 and p != 1):
-            return otherwise(a, params)
-        token = switch.set(quiet_state(_OVER_INVALID_DIVIDE))
-        try:
-            if p == 2:  # |x|^2 == x*x; abs of the root restores the NaN sign |x| gives
-                r = np.abs(np.sqrt(add_reduce(a * a, axes, None, None, keepdims)))
-            else:
-                r = add_reduce(np.abs(a), axes, None, None, keepdims)
-        finally:
-            switch.reset(token)
-        return np.asarray(r) if zero_d else r
-
-    return norm
-
-
-def _complex_norm_runner(
-    axes: tuple[int, ...], keepdims: bool, zero_d: bool, otherwise: Run
+def _norm_runner(
+    axes: tuple[int, ...], keepdims: bool, zero_d: bool, otherwise: Run, complex_input: bool
 ) -> Run:
-    """The plain L1/L2 norm of complex input: the numpy backend's answer (the sum of
-    ``(conj(x) * x).real``, np.linalg.norm's squares, and its root; the sum of the moduli)
-    under its error state; other ``p`` and modes run ``otherwise``."""
+    """The plain L1/L2 norm of float32/float64 or complex input: the numpy backend's answer
+    under its error state; other ``p`` and modes run ``otherwise``. Real input: |x|, its
+    square, the sum, the root (the square of x itself, which skips a pass over the input, is
+    the same number); complex: the sum of ``(conj(x) * x).real``, np.linalg.norm's squares,
+    and its root; L1: the sum of the moduli."""
     add_reduce: Any = np.add.reduce
     switch, quiet_state = _ERRSTATE, _quiet_state
 
@@ -144,8 +122,10 @@ def _complex_norm_runner(
             return otherwise(a, params)
         token = switch.set(quiet_state(_OVER_INVALID_DIVIDE))
         try:
-            if p == 2:
+            if p == 2 and complex_input:
                 r = np.sqrt(add_reduce((a.conj() * a).real, axes, None, None, keepdims))
+            elif p == 2:  # |x|^2 == x*x; abs of the root restores the NaN sign |x| gives
+                r = np.abs(np.sqrt(add_reduce(a * a, axes, None, None, keepdims)))
             else:
                 r = add_reduce(np.abs(a), axes, None, None, keepdims)
         finally:
@@ -315,7 +295,7 @@ def numpy_runner(
             and _moments_take("var", input_dtype, dtype)  # complex64 -> float32 ...
         ):
             otherwise = _generic_runner(op, axes, keepdims, dtype, zero_d)
-            return _complex_norm_runner(axes, keepdims, zero_d, otherwise)
+            return _norm_runner(axes, keepdims, zero_d, otherwise, complex_input=True)
         prepare = _as_float_input(op, input_dtype, dtype)
         if (
             op in ("norm", "logsumexp", "l2_normalize")
@@ -330,7 +310,7 @@ def numpy_runner(
                 run = _l2_normalize_runner(axes, dtype)
             else:
                 otherwise = _generic_runner(op, axes, keepdims, dtype, zero_d)
-                run = _norm_runner(axes, keepdims, zero_d, otherwise)
+                run = _norm_runner(axes, keepdims, zero_d, otherwise, complex_input=False)
             return run if prepare is _FLOAT_ALREADY else _preparing(run, prepare)
     return _generic_runner(op, axes, keepdims, dtype, zero_d)
 
