@@ -83,7 +83,7 @@ def _index_method(ismax: bool, doc: str) -> Any:
     method = np.ndarray.argmax if ismax else np.ndarray.argmin
     name = method.__name__
 
-    def index(
+    def arg_extreme(
         self: ReductionMethods,
         axis: int | None = None,
         keepdims: bool = False,
@@ -118,10 +118,10 @@ def _index_method(ismax: bool, doc: str) -> Any:
                         return t
         return self._reduce(name, axis, keepdims, out)
 
-    index.__name__ = name
-    index.__qualname__ = f"ReductionMethods.{name}"
-    index.__doc__ = doc
-    return index
+    arg_extreme.__name__ = name
+    arg_extreme.__qualname__ = f"ReductionMethods.{name}"
+    arg_extreme.__doc__ = doc
+    return arg_extreme
 
 
 class ReductionMethods:
@@ -289,7 +289,9 @@ class ReductionMethods:
         tensor for ``axis=None``: ``(8, 3).argmax(axis=1) -> (8,)`` of int64.""",
     )
     argmin = _index_method(
-        False, """Index of the first minimum along one axis: ``(8, 3).argmin(axis=0) -> (3,)``."""
+        False,
+        """Index of the first minimum (first NaN wins) along one axis, or of the flattened
+        tensor for ``axis=None``: ``(8, 3).argmin(axis=0) -> (3,)`` of int64.""",
     )
 
     def logsumexp(

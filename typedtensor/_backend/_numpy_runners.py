@@ -311,15 +311,13 @@ def numpy_runner(
             else:
                 otherwise = _generic_runner(op, axes, keepdims, dtype, zero_d)
                 run = _norm_runner(axes, keepdims, zero_d, otherwise, complex_input=False)
-            return run if prepare is _FLOAT_ALREADY else _preparing(run, prepare)
+            return run if prepare is _unchanged else _preparing(run, prepare)
     return _generic_runner(op, axes, keepdims, dtype, zero_d)
 
 
-def _float_already(a: Array) -> Array:
+def _unchanged(a: Array) -> Array:
+    """The input a runner takes as it is (``_as_float_input``)."""
     return a
-
-
-_FLOAT_ALREADY = _float_already
 
 
 def _as_float_input(
@@ -332,11 +330,11 @@ def _as_float_input(
     if input_dtype is None:
         return None
     if op == "l2_normalize" and input_dtype == dtype and dtype.kind == "c":
-        return _FLOAT_ALREADY  # its runner squares complex values as the backend does
+        return _unchanged  # its runner squares complex values as the backend does
     if dtype not in _FLOAT_DTYPES:
         return None
     if input_dtype == dtype:
-        return _FLOAT_ALREADY
+        return _unchanged
     if input_dtype.kind in "biu" and dtype == _F64:
         return lambda a: a.astype(_F64)
     return None
