@@ -24,11 +24,12 @@ class Param:
 
 
 def runtime_params(fn: Callable[..., Any]) -> tuple[list[Param], str]:
-    """The parameters and return annotation of ``fn`` as source text."""
+    """The parameters and return annotation of ``fn`` as source text (a method's ``self``
+    without its annotation: a method made by a factory annotates it, a stub need not)."""
     sig = inspect.signature(fn)
     params = []
     for p in sig.parameters.values():
-        ann = p.annotation if isinstance(p.annotation, str) else ""
+        ann = p.annotation if isinstance(p.annotation, str) and p.name != "self" else ""
         default = None if p.default is inspect.Parameter.empty else _default(p.default)
         params.append(Param(p.name, p.kind, ann, default))
     ret = sig.return_annotation if isinstance(sig.return_annotation, str) else "Any"

@@ -246,7 +246,7 @@ class Tensor(
             argmax = _m.argmax
         else:
             def argmax(self, axis: int | None = None, keepdims: bool = False, *, out: AnyTensor | None = None) -> AnyTensor:
-                """Index of the first maximum (first NaN wins) along one axis, or of the flattened"""
+                """Index of the first maximum (first NaN wins), int64: ``(8, 3).argmax(axis=1) -> (8,)``."""
     else:
         argmax: ClassVar[_ArgmaxMethod]
     if MYPY:
@@ -254,7 +254,7 @@ class Tensor(
             argmin = _m.argmin
         else:
             def argmin(self, axis: int | None = None, keepdims: bool = False, *, out: AnyTensor | None = None) -> AnyTensor:
-                """Index of the first minimum along one axis: ``(8, 3).argmin(axis=0) -> (3,)``."""
+                """Index of the first minimum (first NaN wins), int64: ``(8, 3).argmin(axis=0) -> (3,)``."""
     else:
         argmin: ClassVar[_ArgminMethod]
     if MYPY:
@@ -2839,7 +2839,7 @@ class _StdMethod:
     def __call__(self, x: AnyTensor, /, axis: Axis = None, keepdims: bool = False, *, correction: float | None = None, ddof: float | None = None, dtype: object = None, out: AnyTensor | None = None) -> AnyTensor: ...
 
 class _ArgmaxMethod:
-    """``Tensor.argmax`` for pyright: Index of the first maximum (first NaN wins) along one axis, or of the flattened"""
+    """``Tensor.argmax`` for pyright: Index of the first maximum (first NaN wins), int64: ``(8, 3).argmax(axis=1) -> (8,)``."""
 
     @overload
     def __get__(self, obj: Tensor[Any, Unpack[_Sh]], owner: Any) -> _ArgmaxBound[int64, Callable[[Unpack[_Sh]], None]]: ...
@@ -2848,7 +2848,7 @@ class _ArgmaxMethod:
     def __call__(self, x: AnyTensor, /, axis: int | None = None, keepdims: bool = False, *, out: AnyTensor | None = None) -> AnyTensor: ...
 
 class _ArgminMethod:
-    """``Tensor.argmin`` for pyright: Index of the first minimum along one axis: ``(8, 3).argmin(axis=0) -> (3,)``."""
+    """``Tensor.argmin`` for pyright: Index of the first minimum (first NaN wins), int64: ``(8, 3).argmin(axis=0) -> (3,)``."""
 
     @overload
     def __get__(self, obj: Tensor[Any, Unpack[_Sh]], owner: Any) -> _ArgmaxBound[int64, Callable[[Unpack[_Sh]], None]]: ...

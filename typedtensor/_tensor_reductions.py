@@ -6,7 +6,7 @@ plan cache and the backend (``_reduce_plan.reduce_array``). A dask-backed Tensor
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
@@ -74,7 +74,7 @@ _INDEX_FULL_PLANNED: frozenset[str] = NUMBA_DTYPES.get(("argmax", "full"), DIREC
 _first_extreme_of_rows: Any = None  # _numba.direct's, imported at the first call that runs it
 
 
-def _index_method(ismax: bool, doc: str) -> Any:
+def _index_method(ismax: bool, doc: str) -> Callable[..., Tensor[Any, Unpack[tuple[Any, ...]]]]:
     """The argmax (``ismax``) or argmin method: numpy's call without a plan wherever the plan
     would make it (over the whole array below ``_INDEX_FULL_PLANNED_BYTES`` or of the dtypes
     outside ``_INDEX_FULL_PLANNED``: the flat index; over one int axis of a small input; over
@@ -285,13 +285,15 @@ class ReductionMethods:
 
     argmax = _index_method(
         True,
-        """Index of the first maximum (first NaN wins) along one axis, or of the flattened
-        tensor for ``axis=None``: ``(8, 3).argmax(axis=1) -> (8,)`` of int64.""",
+        """Index of the first maximum (first NaN wins), int64: ``(8, 3).argmax(axis=1) -> (8,)``.
+
+        Along one axis, or into the flattened tensor for ``axis=None``.""",
     )
     argmin = _index_method(
         False,
-        """Index of the first minimum (first NaN wins) along one axis, or of the flattened
-        tensor for ``axis=None``: ``(8, 3).argmin(axis=0) -> (3,)`` of int64.""",
+        """Index of the first minimum (first NaN wins), int64: ``(8, 3).argmin(axis=0) -> (3,)``.
+
+        Along one axis, or into the flattened tensor for ``axis=None``.""",
     )
 
     def logsumexp(
