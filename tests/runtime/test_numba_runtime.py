@@ -171,3 +171,37 @@ def test_cached_kernels_load_without_numba_registry_setup(tmp_path: Path) -> Non
     warm = _run(_LOAD_PROBE, **env)
     assert warm.returncode == 0, warm.stderr
     assert warm.stdout.split() == ["4", "0", "False"], warm.stdout
+
+
+_SERIAL_KERNELS_IN_THREADS = """
+import threading, time
+from typedtensor._backend.partials import serial_kernels
+
+errors, start = [], threading.Barrier(12)
+
+def chunk(delay):
+    start.wait()
+    time.sleep(delay)  # arrivals spread over numba's import (~0.1-0.5 s)
+    try:
+        with serial_kernels("numba"):
+            pass
+    except Exception as err:
+        errors.append(repr(err))
+
+threads = [threading.Thread(target=chunk, args=(0.02 * i,)) for i in range(12)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+print(errors)
+"""
+
+
+def test_dask_workers_that_start_together_wait_for_numba_s_import() -> None:
+    """Chunks of a dask graph enter ``serial_kernels`` in several worker threads at once, the
+    first call of a process importing numba: a thread that read the half-imported module
+    from ``sys.modules`` failed ('partially initialized module numba has no attribute
+    get_num_threads')."""
+    r = _run(_SERIAL_KERNELS_IN_THREADS)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[]"

@@ -86,12 +86,13 @@ def serial_kernels(backend: str = "numba") -> Iterator[None]:
     """Run the block with numba's thread count at 1 in this thread (numba's setting is
     thread-local), so kernels run serially inside a worker thread; restored afterwards. With
     the numba backend, numba is imported here, before any kernel runs."""
-    numba: Any = sys.modules.get("numba")
-    if numba is None and backend == "numba":
-        import numba
-    if numba is None:  # the numpy backend runs no kernel; nothing to mask
-        yield
+    if backend != "numba" and "numba" not in sys.modules:
+        yield  # the numpy backend runs no kernel; nothing to mask
         return
+    # the import statement, not sys.modules: while another worker thread imports numba,
+    # sys.modules holds the half-initialised module, and only the import waits for it
+    import numba
+
     before = numba.get_num_threads()
     numba.set_num_threads(1)
     try:
