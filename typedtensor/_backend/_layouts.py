@@ -1,13 +1,26 @@
 """How a reduction walks memory: the layout classes the routing tables are keyed on
 (``layout``), and the layouts the numba backend reads without a copy (``one_block``) or as
-one ``(O, R, I)`` view (``one_reduced_block``). Plain Python on shapes and strides (no numpy,
-no numba), shared by the routing, the numba backend's canonical form and its direct kernels.
+one ``(O, R, I)`` view (``one_reduced_block``); and the input dtypes its kernels read at all
+(``kernel_dtype``). Plain Python on shapes, strides and dtype codes (no numpy, no numba),
+shared by the routing, the numba backend, its scans and direct kernels, and the dask partials.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
+
+#: the dtypes (``dtype.char``) the numba kernels read: bool, the integers, float32, float64
+#: (float16 and complex go to numpy's loops)
+KERNEL_CHARS = frozenset("?bhilqBHILQfd")
+
+
+def kernel_dtype(dtype: Any) -> bool:
+    """Do the numba kernels read input of ``dtype`` (a numpy dtype): one of ``KERNEL_CHARS``
+    in native byte order?"""
+    return dtype.char in KERNEL_CHARS and bool(dtype.isnative)
+
 
 #: a reduced run of at most this many elements is a short row (the numba backend's narrow
 #: kernels, ``kern.NARROW``)

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from . import reduce_with as _reduce_with
-from ._layouts import SHORT_ROW, layout, one_block, one_reduced_block
+from ._layouts import KERNEL_CHARS, SHORT_ROW, kernel_dtype, layout, one_block, one_reduced_block
 from ._numpy_runners import Run, numpy_runner
 
 __all__ = [
@@ -242,9 +242,8 @@ DIRECT_FROM_BYTES: dict[str, dict[str, tuple[int, int | None]]] = {
 #: 0.91-0.95x (numpy's loop, as slow in the subnormal products of N(0, 1) data). Over columns
 #: (every dtype) 256 KB-4 MB: float64 1.2-1.65x, float32 1.01-1.05x ((16384, 256) at 4 MB
 #: 0.83x numpy's time).
-#: the dtypes (``dtype.char``) the plan-bound kernels take at all (bool and the integers,
-#: float32, float64)
-DIRECT_KERNEL_CHARS = frozenset("?bhilqBHILQfd")
+#: the dtypes (``dtype.char``) the plan-bound kernels take at all: those of every kernel
+DIRECT_KERNEL_CHARS = KERNEL_CHARS
 #: any/all of bool input: numpy's loops stop at a slice's first True (False), which the
 #: kernels do not; of 1-byte ints numpy's loops are as fast over columns (measured 64 KB-16 MB,
 #: 2026-11-27: the direct kernels took 1.2-2.1x numpy's time for bool rows and columns and
@@ -357,7 +356,8 @@ def runner(
     if backend != "numba":
         return backend_run
     nbytes = itemsize * math.prod(shape)
-    if nbytes == 0 or ndim == 0 or not axes or not _in_kernel_dtype(input_dtype):
+    takes = input_dtype is None or kernel_dtype(input_dtype)  # None: the backend decides
+    if nbytes == 0 or ndim == 0 or not axes or not takes:
         # float16, complex and non-native byte orders: the numba backend would hand them to
         # the numpy backend's functions, slower than numpy's runner (complex64 mean of 256 KB
         # 1.28-1.40x numpy's time, var 1.13-1.39x)
@@ -436,11 +436,6 @@ def _direct_kernels_apply(
     if math.prod(shape[d] for d in axes) > DIRECT_LONGEST.get((op, where), nbytes):
         return False
     return one_reduced_block(shape, strides, itemsize, axes) is not None
-
-
-def _in_kernel_dtype(dtype: np.dtype[Any] | None) -> bool:
-    """Do the numba kernels take input of ``dtype`` (None: not known, the backend decides)?"""
-    return dtype is None or (dtype.char in DIRECT_KERNEL_CHARS and dtype.isnative)
 
 
 def _dtype_listed(

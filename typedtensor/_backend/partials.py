@@ -30,6 +30,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from ._layouts import KERNEL_CHARS
 from ._routing import PARALLEL_ONLY, layout
 
 __all__ = [
@@ -77,7 +78,7 @@ SERIAL_NUMBA_FROM_BYTES: dict[str, dict[str, int | None]] = {
 #: numba 12.6 ms, numpy 9.9 ms (numpy's pairwise float32 loop; the kernel sums in float64)
 _SERIAL_NUMPY: frozenset[tuple[str, str]] = frozenset({("sum", "rows"), ("mean", "rows")})
 #: dtypes the numba kernels read (bool as uint8); the NaN kernels read floats only
-_NUMBA_CHARS = frozenset("?bhilqBHILQfd")
+_NUMBA_CHARS = KERNEL_CHARS
 _NAN_CHARS = frozenset("fd")
 
 

@@ -27,6 +27,7 @@ import numpy.typing as npt
 
 from ... import _rules as rules
 from .. import _numpy as _ref
+from .._layouts import kernel_dtype
 from ..norm_finish import l2_denominator, norm_from_power_sum
 from . import _kernels as kern
 from ._cache import CACHE, CACHE_DIR
@@ -56,8 +57,6 @@ __all__ = ["CACHE", "CACHE_DIR", "NAME", "reduce"]
 NAME = "numba"
 
 Array = npt.NDArray[Any]
-
-_SUPPORTED = frozenset("?bhilqBHILQfd")
 
 
 # ------------------------------------------------------------------------------ ops
@@ -271,7 +270,7 @@ def reduce(
 
         return reduce_nan(op, a, axes, keepdims, dtype, **params)
     fn = _OPS.get(op)
-    if fn is None or a.dtype.char not in _SUPPORTED or not a.dtype.isnative:
+    if fn is None or not kernel_dtype(a.dtype):
         return None  # float16 and complex among them: numpy's loops
     if dtype.name != rules.result_dtype(rules.REDUCTIONS[op].dtype_rule, a.dtype.name):
         return None  # a dtype= argument: numpy accumulates in that dtype

@@ -25,7 +25,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ... import _rules as rules
-from .._routing import DIRECT_KERNEL_CHARS, one_reduced_block
+from .._layouts import kernel_dtype
+from .._routing import one_reduced_block
 from ..norm_finish import l2_denominator, norm_from_power_sum
 from . import _kernels as kern
 from ._stages import _WB, _WB_2PASS, _WB_VAR, _index_zero, _narrow, _rb
@@ -201,18 +202,18 @@ def direct_runner(
     dtype or the op needs the backend's full ``reduce`` (see the module docstring); ``reduce``
     is that full path for the same plan (the norms that are not power sums run it)."""
     make = _BUILDERS.get(op)
-    if make is None or input_dtype.char not in DIRECT_KERNEL_CHARS or not input_dtype.isnative:
+    if make is None or not kernel_dtype(input_dtype):
         return None
     if dtype.name != rules.result_dtype(rules.REDUCTIONS[op].dtype_rule, input_dtype.name):
         return None  # a dtype= argument
     block = one_reduced_block(shape, strides, input_dtype.itemsize, axes)
     if block is None or 0 in shape or _narrow(*block) or block[1] == 1:
         return None
-    kernel_dtype = np.dtype(np.uint8) if input_dtype == np.bool_ else input_dtype
+    read_as = np.dtype(np.uint8) if input_dtype == np.bool_ else input_dtype
     result_shape = tuple((1 if keepdims else None) if d in axes else s for d, s in enumerate(shape))
     out_shape = shape if op == "l2_normalize" else tuple(s for s in result_shape if s is not None)
     n = math.prod(shape[d] for d in axes)
-    finish = make(block, kernel_dtype, dtype, n)
+    finish = make(block, read_as, dtype, n)
     if input_dtype == np.bool_:
         run: Run = lambda a, params: finish(a.view(np.uint8), params).reshape(out_shape)  # noqa: E731
     else:

@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ... import _rules as rules
+from .._layouts import kernel_dtype
 from . import nan_extremes as ne
 from . import nan_kernels as nk
 from . import nan_products as np_
@@ -268,9 +269,7 @@ def _covered(op: str, dtype: np.dtype[Any], result: np.dtype[Any]) -> bool:
     """Do the kernels run ``op`` on ``dtype`` giving ``result``? Not for float16/complex nor
     a ``dtype=`` other than the rule's (numpy accumulates in that dtype); memoized (``.name``
     and the rule cost microseconds a call)."""
-    from . import _SUPPORTED
-
-    if dtype.char not in _SUPPORTED or not dtype.isnative:
+    if not kernel_dtype(dtype):
         return False
     return bool(result.name == rules.result_dtype(rules.REDUCTIONS[op].dtype_rule, dtype.name))
 

@@ -29,6 +29,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
 
+from .._layouts import kernel_dtype
 from ._cache import kernel
 from ._primitives import _as
 
@@ -37,7 +38,6 @@ __all__ = ["scan"]
 Array = npt.NDArray[Any]
 
 PAR_MIN = 1 << 18  # elements: below this a scan runs serially
-_SUPPORTED = frozenset("?bhilqBHILQfd")
 
 
 @njit(inline="always")
@@ -196,9 +196,8 @@ def scan(op: str, a: Array, axis: int, dtype: np.dtype[Any], include_initial: bo
     """Scan ``op`` ("sum"/"prod", "nansum"/"nanprod": a NaN counts as 0 / 1) of ``a`` along
     ``axis`` in ``dtype``; ``None``: numpy runs it."""
     if (
-        a.dtype.char not in _SUPPORTED
+        not kernel_dtype(a.dtype)
         or np.dtype(dtype).char not in "lLfd"
-        or not a.dtype.isnative
         or a.size == 0
         or (a.dtype.kind == "f" and np.dtype(dtype).kind in "iu")
     ):
