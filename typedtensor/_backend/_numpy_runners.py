@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .. import _rules as rules
 from . import _numpy
 from .norm_finish import l2_denominator
 
@@ -141,7 +142,7 @@ def _l2_normalize_runner(axes: tuple[int, ...], dtype: np.dtype[Any]) -> Run:
     variant's denominator, the division) under its error state."""
     add_reduce: Any = np.add.reduce
     switch, quiet_state = _ERRSTATE, _quiet_state
-    scalar = np.empty(0, dtype).real.dtype.type  # eps in the real dtype (the norm is real)
+    scalar = np.dtype(rules.real_dtype(dtype.name)).type  # eps in the real dtype of the norm
     is_complex = dtype.kind == "c"
 
     def l2_normalize(a: Array, params: dict[str, Any]) -> Array:
@@ -292,7 +293,7 @@ def numpy_runner(
             and _ERRSTATE is not None
             and input_dtype is not None
             and input_dtype.kind == "c"
-            and _moments_take("var", input_dtype, dtype)  # complex64 -> float32 ...
+            and dtype.name == rules.real_dtype(input_dtype.name)  # complex64 -> float32 ...
         ):
             otherwise = _generic_runner(op, axes, keepdims, dtype, zero_d)
             return _norm_runner(axes, keepdims, zero_d, otherwise, complex_input=True)
