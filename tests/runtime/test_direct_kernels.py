@@ -6,7 +6,6 @@ below the backend's own table."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -61,13 +60,6 @@ def backend_reduce_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     monkeypatch.setattr(_numba, "reduce", spy)
     return calls
-
-
-@pytest.fixture
-def fresh_plans() -> Iterator[None]:
-    _reduce_plan.clear_plans()
-    yield
-    _reduce_plan.clear_plans()
 
 
 def _array(shape: tuple[int, ...], dtype: str, op: str, seed: int = 0) -> Array:
@@ -179,10 +171,10 @@ def test_the_routing_runs_them_from_their_table(
     }.get(op, lambda: getattr(t, op)(axes))
     table = {o: dict(v) for o, v in _routing.DIRECT_FROM_BYTES.items()}
     monkeypatch.setattr(_routing, "DIRECT_FROM_BYTES", table)
-    monkeypatch.setattr(tt._tensor_reductions, "_INDEX_SMALL_BYTES", 0)
-    monkeypatch.setattr(tt._tensor_reductions, "_index_of_rows", lambda *args: None)
-    monkeypatch.setattr(tt._tensor_reductions, "_INDEX_FULL_PLANNED_BYTES", 0)
-    monkeypatch.setattr(tt._tensor_reductions, "_INDEX_FULL_PLANNED", np.typecodes["All"])
+    monkeypatch.setattr(tt._tensor_index, "_INDEX_SMALL_BYTES", 0)
+    monkeypatch.setattr(tt._tensor_index, "_index_of_rows", lambda *args: None)
+    monkeypatch.setattr(tt._tensor_index, "_INDEX_FULL_PLANNED_BYTES", 0)
+    monkeypatch.setattr(tt._tensor_index, "_INDEX_FULL_PLANNED", np.typecodes["All"])
     result = _result_dtype(op, a)
     with tt.use_backend("numba"), np.errstate(all="ignore"):
         table.setdefault(op, {})[where] = (a.nbytes + 1, None)

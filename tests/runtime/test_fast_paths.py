@@ -6,7 +6,6 @@ what the rules reject, and the broadcast and dtype caches change no answer or er
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -17,7 +16,6 @@ from hypothesis import strategies as st
 import typedtensor as tt
 from typedtensor import _reduce_plan
 from typedtensor._backend import _numba, _numpy, _numpy_runners, _routing
-from typedtensor._backend._numba.direct import first_extreme_of_rows
 from typedtensor._dtypes import BY_NAME
 
 from ._strategies import arrays, axis_spellings
@@ -116,13 +114,6 @@ _PARAMS: dict[str, dict[str, Any]] = {
 }
 
 
-@pytest.fixture
-def fresh_plans() -> Iterator[None]:
-    _reduce_plan.clear_plans()
-    yield
-    _reduce_plan.clear_plans()
-
-
 #: each routed op called through its Tensor method with _PARAMS
 _CALLS: dict[str, Any] = {
     "sum": lambda t, ax: t.sum(ax),
@@ -169,10 +160,10 @@ def test_every_threshold_is_crossed(
     table = {w: dict(v) for w, v in _routing.NUMBA_FROM_BYTES.items()}
     monkeypatch.setattr(_routing, "NUMBA_FROM_BYTES", table)
     # argmax/argmin: no plan-free path
-    monkeypatch.setattr(tt._tensor_reductions, "_INDEX_SMALL_BYTES", 0)
-    monkeypatch.setattr(tt._tensor_reductions, "_index_of_rows", lambda *args: None)
-    monkeypatch.setattr(tt._tensor_reductions, "_INDEX_FULL_PLANNED_BYTES", 0)
-    monkeypatch.setattr(tt._tensor_reductions, "_INDEX_FULL_PLANNED", np.typecodes["All"])
+    monkeypatch.setattr(tt._tensor_index, "_INDEX_SMALL_BYTES", 0)
+    monkeypatch.setattr(tt._tensor_index, "_index_of_rows", lambda *args: None)
+    monkeypatch.setattr(tt._tensor_index, "_INDEX_FULL_PLANNED_BYTES", 0)
+    monkeypatch.setattr(tt._tensor_index, "_INDEX_FULL_PLANNED", np.typecodes["All"])
     with tt.use_backend("numba"), np.errstate(all="ignore"):
         table[op][where] = a.nbytes + 1
         below = _call(t, op, axes)
@@ -421,112 +412,3 @@ def test_small_plans_stop_at_the_smallest_numba_size(fresh_plans: None) -> None:
         backend = _numba if nbytes >= threshold else _numpy  # type: ignore[attr-defined]
         want = backend.reduce("sum", a, (1,), False, a.dtype)
         _same_bits(got, want)
-
-
-# ------------------------------------------------ argmax/argmin of small inputs: no plan
-@pytest.mark.parametrize("op", ["argmax", "argmin"])
-def test_small_index_path_equals_the_validated_path(op: str) -> None:
-    """argmax/argmin of small inputs over an int axis call numpy directly: the same int64
-    results (rank 0 for a vector), and the rules' errors for bad axes and empty axes."""
-    rng = np.random.default_rng(4)
-    limit = tt._tensor_reductions._INDEX_SMALL_BYTES
-    for shape in [(7,), (3, 5), (2, 3, 4), (limit // 16, 4), (limit // 16 + 1, 4)]:
-        a = rng.standard_normal(shape).astype(np.float32)
-        a.flat[::5] = np.nan
-        t = tt.asarray(a)
-        for axis in range(-a.ndim, a.ndim):
-            got = getattr(t, op)(axis).numpy()
-            want = _numpy.reduce(op, a, ((axis + a.ndim) % a.ndim,), False, np.dtype(np.int64))
-            _same_bits(got, want)
-    for bad_axis in (2, -3):
-        with pytest.raises(tt.AxisError, match="out of range"):
-            getattr(tt.asarray(np.ones((2, 3))), op)(bad_axis)
-    with pytest.raises(tt.AxisError, match="rank-0"):
-        getattr(tt.asarray(np.float32(1.0)), op)(0)
-    with pytest.raises(ValueError, match="empty"):
-        getattr(tt.asarray(np.ones((3, 0))), op)(1)
-    assert getattr(tt.asarray(np.ones((0, 3))), op)(1).shape == (0,)
-    with pytest.raises(TypeError):
-        getattr(tt.asarray(np.ones((2, 3))), op)(True)
-
-
-@pytest.mark.parametrize("op", ["argmax", "argmin"])
-def test_whole_arrays_take_the_index_path(
-    op: str, fresh_plans: None, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """argmax/argmin over the whole array (``axis=None``) call numpy without a plan, but for
-    the dtypes the parallel kernels take from their size on (moved to 4 KB here); the flat
-    index of the first extreme (the first NaN) as a 0-d int64 in every layout, and the rules'
-    error for an empty input."""
-    reductions = tt._tensor_reductions
-    monkeypatch.setattr(reductions, "_INDEX_FULL_PLANNED_BYTES", 4096)
-    rng = np.random.default_rng(8)
-    a = rng.standard_normal((16, 32)).astype(np.float32)  # 2 KB
-    a[3, 5] = a[9, 1] = 9.0  # a tie: the first in C order wins
-    b = a.copy()
-    b.flat[[40, 7]] = np.nan
-    cases = [(a, False), (b, False), (np.asfortranarray(b), False), (a.T, False), (a[::2], False)]
-    cases += [(a.reshape(2, 16, 16), False), (np.asarray(np.float32(2.0)), False)]
-    big = rng.standard_normal((64, 64)).astype(np.float32)  # 16 KB: past the moved size
-    cases += [(big, True), ((big * 50).astype(np.int32), False), (big.astype(np.float64), True)]
-    for x, planned in cases:
-        _reduce_plan.clear_plans()
-        with tt.use_backend("numba"):
-            got = getattr(tt.asarray(x), op)().numpy()
-        assert bool(_reduce_plan.PLANS) == planned, (x.shape, x.dtype)
-        _same_bits(got, np.asarray(getattr(x, op)(), dtype=np.int64))
-    with pytest.raises(ValueError, match="empty"):
-        getattr(tt.asarray(np.ones((0, 3), np.float32)), op)()
-
-
-@pytest.mark.parametrize("op", ["argmax", "argmin"])
-def test_rows_of_any_size_take_the_index_path(
-    op: str, fresh_plans: None, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Past ``_INDEX_SMALL_BYTES``, argmax/argmin over the last axis of C-contiguous rows skip
-    the plan: numpy's call, or on the numba backend from ``_INDEX_ROWS_KERNEL_BYTES`` the
-    kernel for the dtypes and row lengths of ``ARG_ROWS_KERNEL_CHARS``; other layouts of the
-    same size build one; every answer is numpy's."""
-    reductions = tt._tensor_reductions
-    kernel_calls = []
-
-    def spy(x: Any, ismax: bool) -> Any:
-        kernel_calls.append(x.shape)
-        return first_extreme_of_rows(x, ismax)
-
-    monkeypatch.setattr(reductions, "_first_extreme_of_rows", spy)
-    kernel_rows = reductions._INDEX_ROWS_KERNEL_BYTES // (4 * 64) + 8
-    small_rows = reductions._INDEX_SMALL_BYTES // (4 * 64) + 8
-    assert small_rows < kernel_rows
-    rng = np.random.default_rng(6)
-    cases = []
-    for rows, dtype, kernel in [
-        (small_rows, np.float32, False),  # below the kernels' size: numpy's call
-        (kernel_rows, np.float32, True),
-        (kernel_rows, np.float64, False),  # float64 rows: numpy's call
-    ]:
-        a = rng.standard_normal((rows, 64)).astype(dtype)
-        a.flat[::7] = np.nan
-        a[3] = -np.inf  # rows of one value, a row without a NaN
-        cases += [(a, -1, False, kernel), (a, 1, False, kernel), (a, 0, True, False)]
-        cases += [(np.asfortranarray(a), 1, True, False), (a.reshape(1, -1), 1, True, False)]
-        cases += [(a.reshape(-1, 8), 1, True, False)]  # short rows
-    long_rows = rng.standard_normal((kernel_rows // 4, 64 * 4)).astype(np.float32)  # 256
-    cases += [(long_rows, -1, False, True), (long_rows.reshape(-1, 512), -1, False, False)]
-    # from the backend's own threshold the plan picks the parallel kernels per call (floats)
-    planned = reductions._INDEX_ROWS_PLANNED_BYTES
-    big = rng.standard_normal((planned // (4 * 256), 256)).astype(np.float32)
-    cases += [(big, -1, True, False), ((big * 9).astype(np.int32), -1, False, False)]
-    for x, axis, planned, kernel in cases:
-        _reduce_plan.clear_plans()
-        kernel_calls.clear()
-        with tt.use_backend("numba"):
-            got = getattr(tt.asarray(x), op)(axis).numpy()
-        assert bool(_reduce_plan.PLANS) == planned, (x.shape, x.strides, axis)
-        assert bool(kernel_calls) == kernel, (x.shape, x.dtype, axis)
-        want = _numpy.reduce(op, x, ((axis + 2) % 2,), False, np.dtype(np.int64))
-        _same_bits(got, want)
-    kernel_calls.clear()
-    with tt.use_backend("numpy"):  # the numpy backend runs numpy's call
-        tt.asarray(long_rows).argmax(-1)
-    assert not kernel_calls
