@@ -152,7 +152,8 @@ def tensor(obj: Any, shape: tuple[object, ...], dtype: Any = None) -> AnyTensor:
 
     ``shape`` entries are ints (exact), ``None`` (any), TypeVars or ``tt.Dim`` markers (any
     size, the same size wherever repeated): ``tt.tensor(arr, shape=(B, 3), dtype=tt.float32)``.
-    Raises ``ShapeError`` on a mismatch, ``TypeError`` when the dtype differs (no conversion).
+    Raises ``ShapeError`` on a shape mismatch (checked first), ``TypeError`` when the shape
+    fits but the dtype differs (no conversion).
     """
     if not isinstance(shape, (tuple, list)):
         raise TypeError(
@@ -161,6 +162,7 @@ def tensor(obj: Any, shape: tuple[object, ...], dtype: Any = None) -> AnyTensor:
             "tt.asarray(obj, dtype=...) to convert without a shape check"
         )
     t = asarray(obj)
+    check_shape(t.shape, shape)  # first: a shape bug is not a dtype mismatch to convert away
     if dtype is not None:
         want = as_dtype_class(dtype)
         if t.dtype is not want:
@@ -168,5 +170,4 @@ def tensor(obj: Any, shape: tuple[object, ...], dtype: Any = None) -> AnyTensor:
                 f"expected dtype {want.__name__}, got {t.dtype.__name__}; convert explicitly "
                 f"with tt.asarray(obj, dtype=tt.{want.__name__}) if that is intended"
             )
-    check_shape(t.shape, shape)
     return t

@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from . import _rules as rules
 from ._backend import get_backend
-from ._backend._numpy import complex_variance_in_real_dtype
+from ._backend._numpy import moment_in_named_dtype
 from ._backend._routing import Run, min_numba_bytes, runner
 from ._dtypes import BY_NAME, dtype_class_of
 
@@ -128,13 +128,21 @@ def _plan(
     run = runner(
         backend, op, a.shape, a.strides, a.itemsize, axes, bool(keepdims), result_dtype, a.dtype
     )
-    if named and a.dtype.kind == "c" and result_dtype.kind != "c" and name in rules.VARIANCES:
-        run = complex_variance_in_real_dtype(name, axes, bool(keepdims), result_dtype)
+    if named and _numpy_steps_differ(name, a.dtype, result_dtype):
+        run = moment_in_named_dtype(name, axes, bool(keepdims), result_dtype)
     if spec.norm_mode:  # norm_lp_max and friends: the norm with their mode
         run = _with_mode(run, spec.norm_mode)
     if 0 in a.shape:  # whether zero elements may be reduced depends on p: checked per call
         run = _checking_nonempty(run, name, a.shape, axes)
     return run
+
+
+def _numpy_steps_differ(name: str, dtype: np.dtype[Any], named: np.dtype[Any]) -> bool:
+    """Whether numpy computes reduction ``name`` of ``dtype`` with ``dtype=named`` otherwise
+    than the backends compute that result dtype (``moment_in_named_dtype`` says how)."""
+    if name in rules.VARIANCES:
+        return dtype.kind == "c" and named.kind != "c"
+    return name == "mean" and dtype == named == np.float16
 
 
 def _with_mode(run: Run, mode: str) -> Run:

@@ -15,6 +15,7 @@ from mypy.types import Instance, Type, TypeVarTupleType, TypeVarType, get_proper
 from . import _names as names
 from . import errorcodes
 from ._args import CallContext
+from ._operator_errors import past_operator_trial
 from ._rules import rules
 from ._tensortypes import Shape, any_dim, dim_size, render_dim, render_tensor
 
@@ -130,10 +131,11 @@ def report_broadcast_failure(
         symbol = a if is_symbolic_dim(err.left) else b  # type: ignore[arg-type]
         message += f"; the symbolic dim {symbol} broadcasts only with {symbol}, 1 and Any"
     code = errorcodes.SYMBOLIC if symbolic else errorcodes.SHAPE
-    ctx.api.fail(message, anchor, code=code)
-    hint = dropped_dims_hint(operands)
-    if hint is not None:
-        ctx.api.msg.note(hint, anchor, code=code)
+    with past_operator_trial(ctx):
+        ctx.api.fail(message, anchor, code=code)
+        hint = dropped_dims_hint(operands)
+        if hint is not None:
+            ctx.api.msg.note(hint, anchor, code=code)
 
 
 def dropped_dims_hint(operands: tuple[Expression | None, Expression | None]) -> str | None:

@@ -14,6 +14,7 @@ from . import errorcodes
 from ._args import CallContext, find_arg
 from ._broadcasting import StaticBroadcastError, broadcast, is_symbolic_dim
 from ._dtypes import elementwise_result_dtype
+from ._operator_errors import past_operator_trial
 from ._rules import rules
 from ._tensortypes import (
     Shape,
@@ -85,12 +86,13 @@ def matmul_type(ctx: CallContext, left: TensorView, right: TensorView, anchor: C
             render_dim=render_dim,
         )
     except rules.MatmulShapeError as err:
-        ctx.api.fail(
-            f"{err.problem}: {render_tensor(left.dtype, left.shape.items)} @ "
-            f"{render_tensor(right.dtype, right.shape.items)}; {err.hint}",
-            anchor,
-            code=errorcodes.SYMBOLIC if err.symbolic else errorcodes.SHAPE,
-        )
+        with past_operator_trial(ctx):
+            ctx.api.fail(
+                f"{err.problem}: {render_tensor(left.dtype, left.shape.items)} @ "
+                f"{render_tensor(right.dtype, right.shape.items)}; {err.hint}",
+                anchor,
+                code=errorcodes.SYMBOLIC if err.symbolic else errorcodes.SHAPE,
+            )
         return unknown
     try:
         batch = broadcast(batch_a, batch_b)
@@ -98,14 +100,15 @@ def matmul_type(ctx: CallContext, left: TensorView, right: TensorView, anchor: C
         bad = failure.err
         symbolic = isinstance(bad, rules.SymbolicBroadcastError)
         dims = render_dim(bad.left), render_dim(bad.right)  # type: ignore[arg-type]
-        ctx.api.fail(
-            f"matmul batch dims cannot broadcast: dim {dims[0]} with dim {dims[1]}: "
-            f"{render_tensor(left.dtype, left.shape.items)} @ "
-            f"{render_tensor(right.dtype, right.shape.items)}; the dims before the last two "
-            "must broadcast as in elementwise operations",
-            anchor,
-            code=errorcodes.SYMBOLIC if symbolic else errorcodes.SHAPE,
-        )
+        with past_operator_trial(ctx):
+            ctx.api.fail(
+                f"matmul batch dims cannot broadcast: dim {dims[0]} with dim {dims[1]}: "
+                f"{render_tensor(left.dtype, left.shape.items)} @ "
+                f"{render_tensor(right.dtype, right.shape.items)}; the dims before the last two "
+                "must broadcast as in elementwise operations",
+                anchor,
+                code=errorcodes.SYMBOLIC if symbolic else errorcodes.SHAPE,
+            )
         return unknown
     if batch is None:
         return unknown

@@ -277,8 +277,8 @@ def test_dtype_argument_matches_numpy(
     a = a.astype(src)
     arg = {"class": getattr(tt, dst), "numpy": np.dtype(dst), "name": dst}[spelling]
     x = tt.asarray(a)
-    if op in ("var", "std") and np.dtype(dst).kind in "iub":  # test_variance_rejects_...
-        with tt.use_backend(backend), pytest.raises(TypeError, match="computes in the dtype="):
+    if op in ("mean", "var", "std") and np.dtype(dst).kind in "iub":  # test_moments_reject_...
+        with tt.use_backend(backend), pytest.raises(TypeError, match="is not supported"):
             getattr(x, op)(axis=0, dtype=arg)
         return
     for axis in (None, 0, 1):
@@ -293,18 +293,26 @@ def test_dtype_argument_matches_numpy(
 VARIANCES = ["var", "std", "nanvar", "nanstd"]
 
 
-@pytest.mark.parametrize("op", VARIANCES)
+@pytest.mark.parametrize("op", ["mean", "nanmean", *VARIANCES])
 @pytest.mark.parametrize("src", ["float32", "int16", "bool", "complex64"])
 @pytest.mark.parametrize("dst", ["int8", "int64", "uint8", "bool"])
-def test_variance_rejects_an_integer_dtype(backend: str, op: str, src: str, dst: str) -> None:
-    # numpy truncates each squared deviation into the integer dtype (var), raises for array
-    # results (std) or for float input (nanvar, nanstd): typedtensor raises for every one
+def test_moments_reject_an_integer_dtype(backend: str, op: str, src: str, dst: str) -> None:
+    # numpy wraps the sums (mean), truncates each squared deviation into the integer dtype
+    # (var), raises for array results (std) or for float input (the nan forms): typedtensor
+    # raises for every one, and says what to write instead
     a = (np.arange(12).reshape(3, 4) % 5).astype(src)
     x = tt.asarray(a)
     for axis in (None, 0):
-        with tt.use_backend(backend), pytest.raises(TypeError, match="computes in the dtype="):
+        with tt.use_backend(backend), pytest.raises(TypeError) as err:
             getattr(tt, op)(x, axis, dtype=getattr(tt, "bool_" if dst == "bool" else dst))
-        if op in ("var", "std"):
+        assert f"{op}(dtype={dst}) is not supported" in str(err.value)
+        in_float = (
+            f"tt.{op}(x.astype(tt.float64), ...)"
+            if op[:3] == "nan"
+            else f"x.astype(tt.float64).{op}(...)"
+        )
+        assert in_float in str(err.value)
+        if op in ("mean", "var", "std"):
             with tt.use_backend(backend), pytest.raises(TypeError, match=f"{op}\\(dtype={dst}"):
                 getattr(x, op)(axis=axis, dtype=dst)
     assert a.dtype == np.dtype(src) and a.sum() == (np.arange(12) % 5).astype(src).sum()
@@ -357,16 +365,17 @@ def test_variance_dtype_argument_is_numpys_bit_for_bit(
         np.testing.assert_array_equal(got, want)
 
 
-def test_nanmean_of_floats_rejects_an_integer_dtype(backend: str) -> None:
-    a = np.array([[1.5, np.nan], [2.5, 4.0]], np.float32)
-    with tt.use_backend(backend), pytest.raises(TypeError, match="nanmean of a float32 tensor"):
-        tt.nanmean(tt.asarray(a), 0, dtype=tt.int32)
-    with pytest.raises(TypeError):  # numpy raises too
-        np.nanmean(a, 0, dtype=np.int32)
-    ints = np.array([[1, 2], [4, 7]], np.int16)  # integer input: numpy's mean, truncated
-    with tt.use_backend(backend):
-        got = tt.nanmean(tt.asarray(ints), 0, dtype=tt.int32)
-    _close(got, np.nanmean(ints, 0, dtype=np.int32))
+def test_float16_mean_with_dtype_float16_sums_in_float16(backend: str) -> None:
+    """numpy's mean of float16 sums in float32 without dtype= and in float16 with it."""
+    a = np.full((3, 20), 30000, np.float16)
+    for axis in (None, 0, 1):
+        with tt.use_backend(backend):
+            named = tt.mean(tt.asarray(a), axis=axis, dtype=tt.float16).numpy()
+            default = tt.mean(tt.asarray(a), axis=axis).numpy()
+        with np.errstate(over="ignore"):
+            np.testing.assert_array_equal(named, np.mean(a, axis=axis, dtype=np.float16))
+        assert np.isinf(named).all() and not np.isinf(np.mean(a, axis=axis)).any()
+        np.testing.assert_array_equal(default, np.mean(a, axis=axis))
 
 
 def test_dtype_argument_accumulates_in_that_dtype(backend: str) -> None:

@@ -74,6 +74,10 @@ def test_checked_cast() -> None:
         tt.tensor(a, shape=(B, B))
     with pytest.raises(TypeError, match="expected dtype float64, got float32"):
         tt.tensor(a, shape=(4, 3), dtype=tt.float64)
+    # both wrong: the shape bug is reported, not a dtype mismatch whose suggested conversion
+    # (tt.asarray(obj, dtype=...)) would hide it
+    with pytest.raises(tt.ShapeError, match=r"dim 1 is 3 but 5 was declared"):
+        tt.tensor(a, shape=(4, 5), dtype=tt.float64)
     with pytest.raises(TypeError, match="declared dim"):
         tt.tensor(a, shape=(4, "3"))
     with pytest.raises(TypeError, match=r"shape must be a tuple of dims .* got <class"):

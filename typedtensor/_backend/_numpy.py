@@ -16,7 +16,7 @@ import numpy.typing as npt
 from ._numpy_nan import NAN_OPS
 from .norm_finish import l2_denominator, norm_from_power_sum
 
-__all__ = ["NAME", "complex_variance_in_real_dtype", "reduce"]
+__all__ = ["NAME", "moment_in_named_dtype", "reduce"]
 
 NAME = "numpy"
 
@@ -76,7 +76,9 @@ def _std(
     return np.sqrt(_var(a, axes, keepdims, dtype, correction))
 
 
-_VARIANCES: dict[str, Any] = {
+#: numpy's own functions of the moments, for the ``dtype=`` cases only numpy's steps answer
+_MOMENTS: dict[str, Any] = {
+    "mean": np.mean,
     "var": np.var,
     "std": np.std,
     "nanvar": np.nanvar,
@@ -84,19 +86,24 @@ _VARIANCES: dict[str, Any] = {
 }
 
 
-def complex_variance_in_real_dtype(
+def moment_in_named_dtype(
     name: str, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]
 ) -> Any:
-    """The run of ``var``/``std``/``nanvar``/``nanstd`` of complex input with a real
-    ``dtype=``: numpy's own function, which casts the mean to ``dtype`` (dropping its imaginary
-    part, with numpy's ``ComplexWarning``) but not the values. The backends' variance (the same
-    result dtype without ``dtype=``) is the variance of the complex values."""
-    fn = _VARIANCES[name]
+    """The run of ``mean``/``var``/``std``/``nanvar``/``nanstd`` with a ``dtype=`` whose
+    numpy steps differ from the backends' computation of the same result dtype: numpy's own
+    function with that ``dtype=``.
+
+    - a real ``dtype=`` of complex input (the variances): numpy casts the mean to ``dtype``
+      (dropping its imaginary part, with numpy's ``ComplexWarning``) but not the values;
+    - ``mean`` of float16 input with ``dtype=float16``: numpy sums in float16 (inf past 65504),
+      where its ``mean`` without ``dtype=`` (and the backends) sum in float32."""
+    fn = _MOMENTS[name]
+    variance = name != "mean"
 
     def run(a: Array, params: dict[str, Any]) -> Array:
-        ddof = params.get("correction") or 0.0
+        ddof = {"ddof": params.get("correction") or 0.0} if variance else {}
         with np.errstate(invalid="ignore", divide="ignore"):
-            r = fn(a, axis=axes, keepdims=keepdims, ddof=ddof, dtype=dtype)
+            r = fn(a, axis=axes, keepdims=keepdims, dtype=dtype, **ddof)
         return np.asarray(r, dtype=dtype)
 
     return run

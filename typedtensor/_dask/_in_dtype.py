@@ -1,7 +1,8 @@
 """mean/var/std and their nan variants with a ``dtype=`` that numpy accumulates in, computed
-as numpy computes them: ``x.mean(dtype=tt.uint8)`` is a uint8 sum (wrapping modulo 256)
-divided with numpy's unsafe cast, ``x.var(dtype=tt.float16)`` a float16 sum of squares
-(inf where it overflows), not the float64 partials of ``_partials``/``_trees``.
+as numpy computes them: ``x.mean(dtype=tt.float16)`` is a float16 sum (inf past 65504)
+divided as numpy divides, ``x.var(dtype=tt.float16)`` a float16 sum of squares (inf where it
+overflows), not the float64 partials of ``_partials``/``_trees``, which a final cast would
+hide. (Integer and bool ``dtype=`` are rejected by the rules layer before any backend runs.)
 
 numpy's steps (``numpy/_core/_methods.py`` ``_mean``/``_var``/``_std``,
 ``numpy/lib/_nanfunctions_impl.py`` ``nanmean``/``nanvar``/``nanstd``), each reproduced here:
@@ -20,8 +21,7 @@ numpy's steps (``numpy/_core/_methods.py`` ``_mean``/``_var``/``_std``,
 
 The graph has the tree shape of the other reductions: pass 1 reduces each chunk to a
 structured ``(n, s)`` partial (element or non-NaN count, sum in ``dtype``) and merges them by
-adding in ``dtype`` (integer sums wrap modulo 2**k and are associative, so they equal numpy's
-bit for bit; float sums differ from numpy's only by summation order, in ``dtype``); for
+adding in ``dtype`` (float sums differ from numpy's only by summation order, in ``dtype``); for
 var/std, pass 2 subtracts that mean from each chunk (``blockwise``) and reduces the squares to
 ``(n, s)`` partials again, merged the same way. Floating-point warnings are silenced, as in
 the other trees (numpy warns; the values are numpy's: NaN for an empty or all-NaN slice).
@@ -55,15 +55,13 @@ def follows_numpy(name: str, in_dtype: np.dtype[Any], dtype: np.dtype[Any] | Non
     """Whether reduction ``name`` of ``in_dtype`` with ``dtype=`` needs numpy's own algorithm
     (this module) because the float64 trees would give another answer.
 
-    - mean, nanmean: any ``dtype`` but float64/complex128. numpy sums in ``dtype``: integer and
-      bool sums wrap (or saturate to True) and the quotient is cast back to ``dtype``; float16
-      and float32 sums round and overflow in their own width. A float64 (complex128) ``dtype``
-      is the trees' own accumulator: same arithmetic, another summation order.
+    - mean, nanmean: a float16, float32 or complex64 ``dtype``: numpy sums in it, so the sums
+      round and overflow in their own width. A float64 (complex128) ``dtype`` is the trees' own
+      accumulator: same arithmetic, another summation order.
     - var, std: a float16, float32 or complex64 ``dtype`` (mean and sum of squares are taken in
       it). With float64/complex128 the deviations ``x - mean`` promote to that dtype, as in the
       trees. A real ``dtype`` of a complex input too: numpy casts the mean to it (dropping its
-      imaginary part), not the values. Integer/bool ``dtype=`` is left to the rules layer
-      (rejected before any backend runs).
+      imaginary part), not the values.
     - nanvar, nanstd: as var, and also a float64/complex128 ``dtype`` on a float16, float32 or
       complex64 input: numpy writes the deviations back into a copy of the input, so they are
       rounded to, and squared in, the input's dtype (float16 squares overflow past 256).
@@ -97,9 +95,9 @@ def reduce_in_dtype(
     split_every: int | Mapping[int, int] | None = None,
 ) -> DaskArray:
     """Reduction ``name`` (mean, var, std and the nan variants) of ``array`` over ``axes``
-    (validated, sorted, non-empty) with numpy's ``dtype=`` semantics, lazily: a (6, 5) uint8
-    array in chunks of (4, 3), ``reduce_in_dtype(x, "mean", (0,), False, {}, uint8)`` -> (5,)
-    uint8, numpy's wrapped sums divided by 6."""
+    (validated, sorted, non-empty) with numpy's ``dtype=`` semantics, lazily: a (6, 5) float32
+    array in chunks of (4, 3), ``reduce_in_dtype(x, "mean", (0,), False, {}, float16)`` ->
+    (5,) float16, numpy's float16 sums (inf past 65504) divided by 6."""
     import dask.array as da
 
     skip_nan = name.startswith("nan") and array.dtype.kind in "fc"

@@ -70,6 +70,7 @@ from .manipulation import (
 )
 from .statistical import (
     L2_VARIANTS,
+    MOMENTS,
     NORM_MODES,
     REDUCTIONS,
     SCANS,
@@ -83,6 +84,7 @@ from .statistical import (
 )
 
 __all__ = [
+    "MOMENTS",
     "VARIANCES",
     "ArrayIndex",
     "AssignShapeError",

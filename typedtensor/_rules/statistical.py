@@ -14,6 +14,7 @@ from .dtypes import DTypeRule
 from .errors import DTypeArgumentError, EmptyReductionError, ScanAxisError
 
 __all__ = [
+    "MOMENTS",
     "VARIANCES",
     "L2_VARIANTS",
     "NORM_MODES",
@@ -203,44 +204,52 @@ empty reduction: the reduced dims of shape (3, 0) hold no elements and it has no
     )
 
 
-#: the variance family: its ``dtype=`` must be a float or complex dtype (``check_dtype_argument``)
+#: the variance family (``check_dtype_argument``; ``_dask`` follows numpy's steps for them)
 VARIANCES: tuple[str, ...] = ("var", "std", "nanvar", "nanstd")
+#: the moments: their ``dtype=`` must be a float or complex dtype (``check_dtype_argument``)
+MOMENTS: tuple[str, ...] = ("mean", "nanmean", *VARIANCES)
 _FLOAT_OR_COMPLEX = ("float16", "float32", "float64", "complex64", "complex128")
+#: what numpy does with an integer or bool ``dtype=`` on each moment
+_NUMPY_WITH_INTEGER_DTYPE = {
+    "mean": "sums in that dtype (wrapping around on overflow) and truncates the quotient",
+    "nanmean": "raises for float input and truncates the quotient of integer input",
+    "var": "truncates every squared deviation and its mean",
+    "nanvar": "truncates every squared deviation, and raises for float input",
+    "std": "raises UFuncTypeError for array results and truncates for axis=None",
+    "nanstd": "raises for float input and truncates the rest",
+}
 
 
 def check_dtype_argument(name: str, dtype: str, named: str) -> None:
     """Raise ``DTypeArgumentError`` for a ``dtype=named`` reduction ``name`` of a ``dtype``
-    input cannot compute in (dtypes by numpy name); every other ``dtype=`` is numpy's
+    input does not compute in (dtypes by numpy name); every other ``dtype=`` is numpy's
     accumulation dtype (a real one for the variance of complex input too: numpy casts the mean
     to it, dropping its imaginary part with a ``ComplexWarning``, and not the values).
 
-    - ``var``/``std``/``nanvar``/``nanstd`` with an integer or bool ``dtype=``: numpy truncates
-      each squared deviation into it and its ``std`` raises for array results (its
-      ``nanvar``/``nanstd`` raise for float input);
-    - ``nanmean`` of float or complex input with an integer or bool ``dtype=`` (numpy raises).
+    ``mean``/``nanmean``/``var``/``std``/``nanvar``/``nanstd`` take a float or complex
+    ``dtype=`` only: numpy's answers in an integer or bool dtype are accidents of its steps
+    (``var`` truncates each squared deviation, ``std`` raises for array results), and the Array
+    API standard has no ``dtype=`` on them.
 
     >>> check_dtype_argument("var", "float32", "float64")
-    >>> check_dtype_argument("std", "int16", "int32")
+    >>> check_dtype_argument("mean", "int16", "int32")
     Traceback (most recent call last):
     ...
-    typedtensor._rules.errors.DTypeArgumentError: std(dtype=int32): std computes in the dtype= \
-given, and in an integer or bool dtype numpy truncates every squared deviation (and numpy's \
-std raises for array results); pass a float dtype such as dtype=float64, then .astype() the \
+    typedtensor._rules.errors.DTypeArgumentError: mean(dtype=int32) is not supported: numpy's \
+mean sums in that dtype (wrapping around on overflow) and truncates the quotient; compute in a \
+float dtype, x.astype(tt.float64).mean(...), or pass dtype=tt.float64, then .astype(int) the \
 result if integers are needed
     """
-    variance = name in VARIANCES
-    if variance and named not in _FLOAT_OR_COMPLEX:
-        raise DTypeArgumentError(
-            f"{name}(dtype={named}): {name} computes in the dtype= given, and in an integer or "
-            "bool dtype numpy truncates every squared deviation (and numpy's std raises for array "
-            "results); pass a float dtype such as dtype=float64, then .astype() the result if "
-            "integers are needed"
+    if name in MOMENTS and named not in _FLOAT_OR_COMPLEX:
+        in_float = (
+            f"tt.{name}(x.astype(tt.float64), ...)"
+            if name.startswith("nan")  # functions only, as in numpy
+            else f"x.astype(tt.float64).{name}(...)"
         )
-    if name == "nanmean" and dtype in _FLOAT_OR_COMPLEX and named not in _FLOAT_OR_COMPLEX:
         raise DTypeArgumentError(
-            f"nanmean of a {dtype} tensor with dtype={named}: the mean of float or complex "
-            "values needs a float or complex dtype= (numpy raises too); pass dtype=float64, "
-            "then .astype() the result if integers are needed"
+            f"{name}(dtype={named}) is not supported: numpy's {name} "
+            f"{_NUMPY_WITH_INTEGER_DTYPE[name]}; compute in a float dtype, {in_float}, or pass "
+            "dtype=tt.float64, then .astype(int) the result if integers are needed"
         )
 
 
