@@ -51,7 +51,7 @@ from .elementwise import (
     sqrt,
     where,
 )
-from .linalg import matmul
+from .linalg import einsum, matmul
 from .manipulation import (
     broadcast_to,
     concat,
@@ -139,6 +139,7 @@ __all__ = [
     "cumsum",
     "cumulative_prod",
     "cumulative_sum",
+    "einsum",
     "empty",
     "exp",
     "expand_dims",

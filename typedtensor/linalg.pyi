@@ -3,6 +3,10 @@
 # mypy: disable-error-code="overload-overlap, overload-cannot-match, no-redef"
 """Type stub for ``typedtensor.linalg``: declares the whole module for type checkers.
 
+``einsum`` has one form: the mypy plugin types it exactly from literal subscripts; pyright
+and mypy without the plugin see the unknown-shape type (subscripts are strings, which
+overloads cannot parse).
+
 ``matmul`` comes in two forms: mypy (with or without the ``typedtensor_mypy`` plugin, which
 types it exactly) reads the runtime signature; pyright reads overloads with ``@``'s answers
 (ranks 1..4 on both sides, same dtype; see ``stubs/shape_ops.py``).
@@ -17,12 +21,15 @@ from ._dtypes import DType, _ElementwiseDTypes
 from ._tensor import _B0, _B1, _G0, _G1, _G2, _G3, _G4, _G5, _G6, _G7, _K, _M, _N
 from ._tensor import AnyTensor, Tensor, _DimsOf, _UnknownDim, _UnknownDType, wrap
 
-__all__ = ["matmul"]
+__all__ = ["einsum", "matmul"]
 
 #: True for mypy (built in), unknown to pyright: selects the mypy and the pyright declarations.
 MYPY: Final[bool]
 
 _S = TypeVar("_S", bound=DType)
+
+def einsum(subscripts: str, *operands: object) -> AnyTensor:
+    """Einstein summation with numpy's subscripts: ``einsum("bij,bjk->bik", a, b)``."""
 
 if MYPY:
     def matmul(a: object, b: object) -> AnyTensor:

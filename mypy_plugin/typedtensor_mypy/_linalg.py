@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mypy.nodes import Context
+from mypy.nodes import ArgKind, Context, StrExpr
 from mypy.plugin import FunctionContext, MethodContext
 from mypy.types import Type
 
@@ -28,7 +28,7 @@ from ._tensortypes import (
     unknown_star,
 )
 
-__all__ = ["matmul_function_hook", "matmul_method_hook"]
+__all__ = ["einsum_hook", "matmul_function_hook", "matmul_method_hook"]
 
 
 def matmul_method_hook(reflected: bool) -> Callable[[MethodContext], Type]:
@@ -115,3 +115,38 @@ def matmul_type(ctx: CallContext, left: TensorView, right: TensorView, anchor: C
     if batch.exact:
         return make_tensor(left.info, dtype, Shape((*batch.prefix, *core)))
     return make_tensor(left.info, dtype, Shape(batch.prefix, batch.star, (*batch.suffix, *core)))
+
+
+def einsum_hook(ctx: FunctionContext) -> Type:
+    """Hook for ``tt.einsum(subscripts, *operands)``: the exact result for literal subscripts
+    and operands whose ranks are known (``rules.einsum_shape``), the dtype numpy's promotion
+    of the operands'; an error with the rule's message where a label joins dims that differ
+    or the subscripts do not fit."""
+    if len(ctx.args) != 2 or len(ctx.args[0]) != 1 or not isinstance(ctx.args[0][0], StrExpr):
+        return ctx.default_return_type
+    if any(kind != ArgKind.ARG_POS for kind in ctx.arg_kinds[1]):
+        return ctx.default_return_type  # *operands spread from a sequence: ranks unknown
+    views = [as_tensor(t) for t in ctx.arg_types[1]]
+    if not views or any(v is None or not v.shape.exact for v in views):
+        return ctx.default_return_type
+    tensors = [v for v in views if v is not None]
+    dtype = tensors[0].dtype
+    for view in tensors[1:]:
+        dtype = elementwise_result_dtype(ctx.api, "add", dtype, view.dtype)
+    try:
+        dims = rules.einsum_shape(
+            ctx.args[0][0].value,
+            [view.shape.prefix for view in tensors],
+            size_of=dim_size,
+            unknown=any_dim(),
+            is_symbolic=is_symbolic_dim,
+            render_dim=render_dim,
+        )
+    except rules.EinsumSubscriptsError as err:
+        ctx.api.fail(str(err), ctx.args[0][0], code=errorcodes.SHAPE)
+        return make_tensor(tensors[0].info, dtype, Shape((), unknown_star(ctx.api)))
+    except rules.ShapeMismatchError as err:
+        code = errorcodes.SYMBOLIC if err.symbolic else errorcodes.SHAPE
+        ctx.api.fail(str(err), ctx.context, code=code)
+        return make_tensor(tensors[0].info, dtype, Shape((), unknown_star(ctx.api)))
+    return make_tensor(tensors[0].info, dtype, Shape(tuple(dims)))

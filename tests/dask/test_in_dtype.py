@@ -38,6 +38,7 @@ EMPTY: list[tuple[tuple[int, ...], tuple[tuple[int, ...], ...], list[Any]]] = [
     ((4, 0), ((1, 3), (0,)), [0, 1, None]),
 ]
 
+
 def _cases() -> list[tuple[str, str, str]]:
     """(op, input dtype, dtype=) in scope: float and complex dtype= only (the rules layer
     rejects integer and bool ones for the moments); a real dtype= of a complex input casts

@@ -13,6 +13,7 @@ __all__ = [
     "BroadcastError",
     "DTypeArgumentError",
     "DuplicateAxisError",
+    "EinsumSubscriptsError",
     "EmptyReductionError",
     "IndexFormError",
     "IndexRangeError",
@@ -95,6 +96,12 @@ class ReduceToShapeError(RuleError):
 
 class ScanAxisError(RuleError):
     """A scan that needs an explicit axis (``cumulative_sum`` of a rank-2+ tensor) got none."""
+
+
+class EinsumSubscriptsError(RuleError):
+    """``einsum`` subscripts that do not parse (a character that is no label, a second
+    ``->``) or do not fit the operands (a term per operand, a label per dim, output labels
+    found in the inputs); numpy raises ``ValueError``."""
 
 
 class MatmulShapeError(RuleError):
