@@ -246,3 +246,19 @@ def test_console_script_and_the_program_run(release: Release) -> None:
     out = _run([release.python, "-c", script], cwd=user)
     lines = out.strip().splitlines()  # stdout, then reveal_type's stderr line
     assert lines[:2] == ["(8,)", "AxisError"] and "Runtime type is 'Tensor'" in lines, out
+
+
+def test_dask_backed_tensor_from_the_installed_wheel(release: Release) -> None:
+    script = textwrap.dedent(
+        """
+        import dask.array as da
+        import typedtensor as tt
+
+        frames = tt.asarray(da.ones((4, 6), chunks=(2, 6), dtype="float32"))
+        totals = frames.sum(axis=0)
+        print(type(totals.compute().numpy()).__name__, totals.compute().shape)
+        print(float(totals.compute().numpy()[0]))
+        """
+    )
+    out = _run([release.python, "-c", script], cwd=release.program.parent)
+    assert out.strip().splitlines()[-2:] == ["ndarray (6,)", "4.0"], out
