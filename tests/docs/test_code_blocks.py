@@ -26,10 +26,12 @@ import sys
 import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import typedtensor as tt
+from tests.static._run import pyright
 
 REPO = Path(__file__).resolve().parent.parent.parent
 PAGES = [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md"))]
@@ -187,18 +189,10 @@ def _mypy_messages(tmp: Path) -> dict[str, list[tuple[int, str, str, str | None]
 
 
 def _pyright_messages(tmp: Path) -> dict[str, list[tuple[int, str, str, str | None]]]:
-    files = [f"{b.name}.py" for b in BLOCKS if b.pyright]
-    pyright = Path(sys.executable).parent / "pyright"
-    proc = subprocess.run(
-        [str(pyright), "--outputjson", "--pythonpath", sys.executable, *files],
-        cwd=tmp,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    report = json.loads(proc.stdout)
+    report = pyright([f"{b.name}.py" for b in BLOCKS if b.pyright], cwd=tmp)
+    diagnostics: list[dict[str, Any]] = report["generalDiagnostics"]  # type: ignore[assignment]
     out: dict[str, list[tuple[int, str, str, str | None]]] = {}
-    for d in report["generalDiagnostics"]:
+    for d in diagnostics:
         name = Path(d["file"]).stem
         line = d["range"]["start"]["line"] + 1
         severity = {"information": "note"}.get(d["severity"], d["severity"])
