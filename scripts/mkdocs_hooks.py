@@ -1,8 +1,9 @@
 """MkDocs hooks: pages and images that live outside ``docs/`` join the site at build time.
 
-``CHANGELOG.md`` (the repository's, read by the package index too) becomes ``changelog.md``;
-the benchmark plots in ``benchmarks/`` are served at ``benchmarks/<name>.png``, so the guides
-show the plots the benchmarks wrote, not copies that could go stale.
+``CHANGELOG.md`` (the repository's, read by the package index too) becomes ``changelog.md``,
+``benchmarks/README.md`` the page ``benchmarks/index.md``, and the benchmark plots are served
+at ``benchmarks/<name>.png``: the site shows the files the benchmarks wrote, not copies that
+could go stale.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ REPO = Path(__file__).resolve().parent.parent
 # site path -> file in the repository
 EXTERNAL_FILES = {
     "changelog.md": REPO / "CHANGELOG.md",
+    "benchmarks/index.md": REPO / "benchmarks" / "README.md",
     "benchmarks/reductions.png": REPO / "benchmarks" / "reductions.png",
     "benchmarks/sizes.png": REPO / "benchmarks" / "sizes.png",
 }
