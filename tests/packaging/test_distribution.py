@@ -156,7 +156,7 @@ def test_wheel_metadata(release: Release) -> None:
         names = set(wheel.namelist())
     assert f"Name: {DIST_NAME}\n" in metadata and f"Version: {VERSION}\n" in metadata
     assert "Classifier: Typing :: Typed\n" in metadata
-    assert "Requires-Dist: mypy<2.5,>=2.4; extra == 'mypy'\n" in metadata
+    assert "Requires-Dist: mypy<2.5,>=2.3.1; extra == 'mypy'\n" in metadata
     dask_extra = [line.split(";")[0] for line in metadata.splitlines() if "extra == 'dask'" in line]
     assert len(dask_extra) == 3 and not [r for r in dask_extra if "==" in r], dask_extra  # ranges
     assert "Project-URL: Documentation, " in metadata
