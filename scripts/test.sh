@@ -14,5 +14,7 @@ echo "== generated stubs are fresh"
 echo "== mypy --strict (library, plugin, examples; the .py files that stubs shadow, explicitly)"
 .venv/bin/mypy --strict typedtensor mypy_plugin/typedtensor_mypy examples/*.py
 .venv/bin/mypy --strict typedtensor/_tensor.py typedtensor/reductions.py typedtensor/_dtypes.py
+echo "== the documentation site (mkdocs.yml): no broken link, no unresolved reference"
+NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --quiet --site-dir "$(mktemp -d)"
 echo "== pytest"
 .venv/bin/python -m pytest "$@"

@@ -100,7 +100,7 @@ from .reductions import (
 )
 from .scans import cumprod, cumsum, cumulative_prod, cumulative_sum, nancumprod, nancumsum
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "AnyTensor",

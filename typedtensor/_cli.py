@@ -106,7 +106,8 @@ def shapes(
     except ImportError:
         print(
             "typedtensor shapes runs mypy, which is not installed here; "
-            "install it with `pip install mypy` (or `pip install 'typedtensor[test]'`)",
+            "install it with `pip install 'shapetyped[mypy]'` (the tested versions) "
+            "or `pip install mypy`",
             file=err,
         )
         return 2

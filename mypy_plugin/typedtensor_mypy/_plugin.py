@@ -28,7 +28,7 @@ from ._rules import rules, rules_files
 
 __all__ = ["TypedTensorPlugin", "VERSION"]
 
-VERSION = "0.1.0"
+VERSION = "0.2.0"
 
 #: reductions whose ``axis`` is a single int (a tuple is a ``typedtensor-axis`` error)
 _SINGLE_AXIS = frozenset(name for name, spec in rules.REDUCTIONS.items() if spec.single_axis)

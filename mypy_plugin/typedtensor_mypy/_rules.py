@@ -31,7 +31,7 @@ def _rules_dir() -> str:
             return path
     raise ImportError(
         "typedtensor_mypy needs the typedtensor package (its _rules/ folder) to be "
-        "installed in the environment that runs mypy"
+        "installed in the environment that runs mypy: pip install 'shapetyped[mypy]'"
     )
 
 

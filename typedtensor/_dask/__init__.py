@@ -51,11 +51,11 @@ def from_zarr(url: Any, component: str | None = None, **kwargs: Any) -> AnyTenso
     """A lazy dask-backed Tensor over a zarr array on disk or in an object store, through
     ``dask.array.from_zarr`` (``chunks=``, ``storage_options=`` and the rest pass through):
     ``tt.from_zarr("frames.zarr")`` of a (10000, 64, 64) uint8 store -> a (10000, 64, 64)
-    uint8 Tensor, chunked as stored. Needs ``pip install typedtensor[dask]``."""
+    uint8 Tensor, chunked as stored. Needs ``pip install 'shapetyped[dask]'``."""
     try:
         import dask.array as da
     except ImportError as err:  # pragma: no cover - the dask extra is not installed
         raise ImportError(
-            "tt.from_zarr needs dask and zarr: pip install 'typedtensor[dask]'"
+            "tt.from_zarr needs dask and zarr: pip install 'shapetyped[dask]'"
         ) from err
     return from_dask(da.from_zarr(url, component=component, **kwargs))

@@ -1,7 +1,8 @@
-"""Every Python block of README.md is type-checked and run, so a documented form that does not
-work fails the build.
+"""Every Python block of README.md and of every page under docs/ is type-checked and run, so a
+documented form that does not work fails the build. A new page is picked up by itself.
 
-Conventions the README's blocks follow (comments a reader understands as they are):
+Conventions the blocks follow (comments a reader understands as they are; docs/contributing.md
+says the same to the pages' authors):
 - ``expr  # Tensor[float32, B, 10]`` (also after ``name = expr`` and ``return expr``): the
   revealed type of the expression (or the bound name) must be that type. Dims may be spelled
   ``10``, ``L[10]`` or ``Literal[10]``; trailing text after the type is prose.
@@ -9,9 +10,10 @@ Conventions the README's blocks follow (comments a reader understands as they ar
   on that line (with that code, where one is named); every other line must be clean.
 - ``stmt  # ... raises AxisError``: running the statement must raise that exception (a name of
   ``typedtensor`` or a builtin); the rest of the block runs on.
-Blocks in the "Pyright / Pylance" section state pyright's answers: their types are checked with
-pyright; every other block with mypy and the plugin. Errors are checked with both for pyright
-blocks. Each block is a self-contained program (its own imports).
+A block right after the line ``<!-- check: pyright -->`` states pyright's answers: its types are
+checked with pyright; every other block with mypy and the plugin. Errors are checked with both
+for pyright blocks. Each block is a self-contained program (its own imports). Only ``python``
+fences are programs: ``pyi`` (stub excerpts), ``toml``, ``bash`` and plain fences are not run.
 """
 
 from __future__ import annotations
@@ -24,14 +26,16 @@ import sys
 import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import typedtensor as tt
+from tests.static._run import pyright
 
 REPO = Path(__file__).resolve().parent.parent.parent
-README = REPO / "README.md"
-PYRIGHT_SECTION = "## Pyright / Pylance"
+PAGES = [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md"))]
+PYRIGHT_MARK = "<!-- check: pyright -->"
 
 COMMENT = re.compile(r"^(?P<code>\s*[^#\s].*?)\s+#\s?(?P<comment>.*)$")
 ASSIGN = re.compile(r"^(?P<indent>\s*)(?P<name>[A-Za-z_]\w*)\s*(?::[^=]+)?=(?!=)\s*(?P<expr>.+)$")
@@ -41,7 +45,8 @@ RAISES = re.compile(r"\braises (?P<name>[A-Za-z_]\w*)")
 
 @dataclass
 class Block:
-    readme_line: int  # the line of the opening fence
+    page: str  # the Markdown file, relative to the repository
+    fence_line: int  # the line of the opening fence
     pyright: bool
     lines: list[str]
     reveals: dict[int, str] = field(default_factory=dict)  # checked line (1-based) -> type
@@ -51,7 +56,9 @@ class Block:
 
     @property
     def name(self) -> str:
-        return f"readme_line_{self.readme_line}"
+        """A module name for the block: the page's path and the fence's line."""
+        stem = re.sub(r"\W", "_", self.page.removesuffix(".md").lower())
+        return f"{stem}_line_{self.fence_line}"
 
 
 def _balanced_type(comment: str) -> str | None:
@@ -66,26 +73,33 @@ def _balanced_type(comment: str) -> str | None:
     return None
 
 
-def blocks() -> list[Block]:
+def page_blocks(page: Path) -> list[Block]:
+    """The ``python`` blocks of one Markdown page, with their expectations filled in."""
     out: list[Block] = []
-    section = ""
-    lines = README.read_text().splitlines()
+    name = str(page.relative_to(REPO))
+    lines = page.read_text().splitlines()
     i = 0
     while i < len(lines):
         line = lines[i]
-        if line.startswith("## "):
-            section = line
-        if line.strip() == "```python":
-            start = i + 1
-            j = start
+        fence = line.strip()
+        if fence.startswith("```"):
+            indent = line[: len(line) - len(line.lstrip())]
+            j = i + 1
             while lines[j].strip() != "```":
                 j += 1
-            out.append(Block(i + 1, section.startswith(PYRIGHT_SECTION), lines[start:j]))
+            if fence == "```python":
+                pyright = i > 0 and lines[i - 1].strip() == PYRIGHT_MARK
+                body = [ln.removeprefix(indent) for ln in lines[i + 1 : j]]
+                out.append(Block(name, i + 1, pyright, body))
             i = j
         i += 1
     for block in out:
         _instrument(block)
     return out
+
+
+def blocks() -> list[Block]:
+    return [block for page in PAGES for block in page_blocks(page)]
 
 
 def _instrument(block: Block) -> None:
@@ -131,7 +145,8 @@ def normalize(type_text: str) -> str:
 BLOCKS = blocks()
 
 
-def test_readme_has_checked_blocks() -> None:
+def test_pages_have_checked_blocks() -> None:
+    assert {b.page for b in BLOCKS} >= {"README.md", "docs/index.md", "docs/types.md"}
     assert len(BLOCKS) >= 6
     assert sum(len(b.reveals) for b in BLOCKS) >= 15
     assert sum(len(b.errors) for b in BLOCKS) >= 3
@@ -140,7 +155,7 @@ def test_readme_has_checked_blocks() -> None:
 
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    tmp = tmp_path_factory.mktemp("readme")
+    tmp = tmp_path_factory.mktemp("docs_blocks")
     for block in BLOCKS:
         (tmp / f"{block.name}.py").write_text("\n".join(block.checked) + "\n")
     (tmp / "pyrightconfig.json").write_text(
@@ -174,18 +189,10 @@ def _mypy_messages(tmp: Path) -> dict[str, list[tuple[int, str, str, str | None]
 
 
 def _pyright_messages(tmp: Path) -> dict[str, list[tuple[int, str, str, str | None]]]:
-    files = [f"{b.name}.py" for b in BLOCKS if b.pyright]
-    pyright = Path(sys.executable).parent / "pyright"
-    proc = subprocess.run(
-        [str(pyright), "--outputjson", "--pythonpath", sys.executable, *files],
-        cwd=tmp,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    report = json.loads(proc.stdout)
+    report = pyright([f"{b.name}.py" for b in BLOCKS if b.pyright], cwd=tmp)
+    diagnostics: list[dict[str, Any]] = report["generalDiagnostics"]  # type: ignore[assignment]
     out: dict[str, list[tuple[int, str, str, str | None]]] = {}
-    for d in report["generalDiagnostics"]:
+    for d in diagnostics:
         name = Path(d["file"]).stem
         line = d["range"]["start"]["line"] + 1
         severity = {"information": "note"}.get(d["severity"], d["severity"])
@@ -201,7 +208,7 @@ def _check(
     block: Block, messages: list[tuple[int, str, str, str | None]], *, types: bool, codes: bool
 ) -> list[str]:
     problems: list[str] = []
-    where = f"README.md block at line {block.readme_line}"
+    where = f"{block.page} block at line {block.fence_line}"
     error_lines: dict[int, set[str | None]] = {}
     for line, severity, _, code in messages:
         origin = block.checked_origin.get(line, 0)
@@ -212,9 +219,9 @@ def _check(
             problems.append(f"{where}, line {n}: expected an error, none reported")
         elif codes and code is not None and code not in error_lines[n]:
             problems.append(f"{where}, line {n}: expected [{code}], got {error_lines[n]}")
-    for n, got in error_lines.items():
+    for n, reported in error_lines.items():
         if n not in block.errors:
-            problems.append(f"{where}, line {n}: unexpected error {got}: {messages}")
+            problems.append(f"{where}, line {n}: unexpected error {reported}: {messages}")
     if types:
         revealed = {
             line: message[len('Revealed type is "') : -1]
@@ -225,12 +232,12 @@ def _check(
             got = revealed.get(line)
             n = block.checked_origin[line]
             if got is None or normalize(got) != normalize(expected):
-                problems.append(f"{where}, line {n}: README says {expected}, checker says {got}")
+                problems.append(f"{where}, line {n}: the page says {expected}, checker says {got}")
     return problems
 
 
 @pytest.mark.slow
-def test_readme_blocks_type_check_as_documented(workdir: Path) -> None:
+def test_blocks_type_check_as_documented(workdir: Path) -> None:
     mypy = _mypy_messages(workdir)
     pyright = _pyright_messages(workdir)
     problems: list[str] = []
@@ -256,7 +263,7 @@ def _runnable(block: Block) -> str:
         out += [
             f"{indent}try:",
             f"{indent}    {code.strip()}",
-            f"{indent}except _readme_exception({exc!r}):",
+            f"{indent}except _named_exception({exc!r}):",
             f"{indent}    pass",
             f"{indent}else:",
             f"{indent}    raise AssertionError({exc!r} + ' was not raised')",
@@ -264,14 +271,14 @@ def _runnable(block: Block) -> str:
     return "\n".join(out) + "\n"
 
 
-def _readme_exception(name: str) -> type[BaseException]:
+def _named_exception(name: str) -> type[BaseException]:
     found = getattr(tt, name, None) or getattr(builtins, name, None)
     assert isinstance(found, type) and issubclass(found, BaseException), name
     return found
 
 
 @pytest.mark.parametrize("block", BLOCKS, ids=[b.name for b in BLOCKS])
-def test_readme_block_runs(block: Block) -> None:
+def test_block_runs(block: Block) -> None:
     source = _runnable(block)
-    namespace = {"__name__": f"__{block.name}__", "_readme_exception": _readme_exception}
-    exec(compile(textwrap.dedent(source), f"README.md:{block.readme_line}", "exec"), namespace)
+    namespace = {"__name__": f"__{block.name}__", "_named_exception": _named_exception}
+    exec(compile(textwrap.dedent(source), f"{block.page}:{block.fence_line}", "exec"), namespace)
