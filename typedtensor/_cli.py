@@ -1,5 +1,7 @@
 """The ``typedtensor`` command (``python -m typedtensor``).
 
+``typedtensor lsp`` runs the language server (``typedtensor._lsp``).
+
 ``typedtensor shapes FILE.py [FILE.py ...] [-- MYPY_ARGS]`` runs mypy (with the
 ``typedtensor_mypy`` plugin when it is installed) on the files and prints each source line
 followed by the inferred tensor type of every name it binds, like an IDE's inlay hints, and
@@ -70,7 +72,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help=f"do not add the {PLUGIN} plugin (it is added when installed)",
     )
+    commands.add_parser(
+        "lsp",
+        help="run the language server over stdio (inlay hints, hover, diagnostics from mypy)",
+        description=(
+            "A Language Server over stdin/stdout: mypy with the typedtensor_mypy plugin on the "
+            "open documents (unsaved edits included), as diagnostics, inlay hints, hover and "
+            "code actions. Needs pip install 'typedtensor[lsp]'. See docs/editors.md."
+        ),
+    )
     ns = parser.parse_args(args)
+    if ns.command == "lsp":
+        from ._lsp import run
+
+        return run()
     return shapes(ns.files, mypy_args, plugin=not ns.no_plugin)
 
 
