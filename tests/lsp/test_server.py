@@ -20,7 +20,8 @@ BUGS = [
     ("scores = (qh @ kh.mT) * 0.5", "scores = (qh @ kh) * 0.5", "typedtensor-symbolic"),
     ("pooled = y.mean(axis=1)", "pooled = y.mean(axis=3)", "typedtensor-axis"),
     ("attention(layer_norm(x), wqkv, wo)", "attention(layer_norm(x), wo, wo)", "arg-type"),
-    ("out = hidden @ w2", "out = hidden.reshape((x.shape[0], x.shape[1], 32)) @ w2", "typedtensor-shape"),
+    ("out = hidden @ w2", "out = hidden.reshape((x.shape[0], x.shape[1], 32)) @ w2",
+     "typedtensor-shape"),
 ]  # fmt: skip
 
 
