@@ -54,7 +54,7 @@ async def start(client: LanguageClient, root: Path, options: Any = None) -> None
     )
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return make_workspace(tmp_path_factory.mktemp("ws"))
 
