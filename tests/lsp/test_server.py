@@ -171,3 +171,32 @@ async def test_code_actions_insert_what_mypy_accepts(client: LanguageClient, wor
     before = {(r.name, r.type) for r in tensor_reveals(workspace, text)}
     assert {(r.name, r.type) for r in tensor_reveals(workspace, edited)} == before
     doc.close()
+
+
+async def test_settings_turn_hint_kinds_on_and_off(client: LanguageClient, workspace: Path):
+    call = "attention(layer_norm(x), wqkv, wo)"
+    probe = TRANSFORMER.replace(f"h = x + {call}", f"h = x + {call}\n    _probe = {call}")
+    (revealed,) = [r.type for r in tensor_reveals(workspace, probe) if r.name == "_probe"]
+    doc = Doc(client, workspace / "settings.py", TRANSFORMER)
+    await doc.diagnostics()
+
+    def configure(variables: bool, calls: bool) -> None:
+        client.workspace_did_change_configuration(
+            lsp.DidChangeConfigurationParams(
+                settings={"typedtensor": {"inlayHints": {"variables": variables,
+                                                         "callResults": calls}}}
+            )
+        )  # fmt: skip
+
+    configure(False, True)
+    hints = await doc.hints()
+    assert hints and all(str(h.label).startswith("-> ") for h in hints)
+    line = next(i for i, s in enumerate(TRANSFORMER.splitlines()) if f"h = x + {call}" in s)
+    end = TRANSFORMER.splitlines()[line].index(call) + len(call)
+    (at_call,) = [h for h in hints if (h.position.line, h.position.character) == (line, end)]
+    assert (at_call.label, at_call.tooltip) == (f"-> {oracle.short_label(revealed)}", revealed)
+    configure(False, False)
+    assert await doc.hints() == []
+    configure(True, False)
+    assert_hints_are_mypys(await doc.hints(), tensor_reveals(workspace, TRANSFORMER))
+    doc.close()

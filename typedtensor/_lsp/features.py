@@ -54,7 +54,6 @@ def inlay_hints(session: MypySession, path: str, settings: HintSettings) -> list
     if tree is None:
         return []
     hints: list[lsp.InlayHint] = []
-    assigned: set[int] = set()  # id() of right-hand sides shown through their names
     if settings.variables:
         for _, _, names in _bindings(tree):
             for name, expr in names:
@@ -63,12 +62,11 @@ def inlay_hints(session: MypySession, path: str, settings: HintSettings) -> list
                 hint = _hint(session, expr, ": ")
                 if hint is not None:
                     hints.append(hint)
-        for stmt in _assignments(tree):
-            assigned.add(id(stmt.rvalue))
     if settings.call_results:
-        for expr in session.own_expressions(path):
-            if isinstance(expr, nodes.CallExpr) and id(expr) not in assigned:
-                hint = _hint(session, expr, " -> ")
+        assigned = {id(stmt.rvalue) for stmt in _assignments(tree)}
+        for expr in _calls(tree):
+            if id(expr) not in assigned:  # an assigned call shows through its name
+                hint = _hint(session, expr, "-> ")
                 if hint is not None:
                     hints.append(hint)
     hints.sort(key=lambda h: (h.position.line, h.position.character))
@@ -81,11 +79,19 @@ def _hint(session: MypySession, expr: Expression, prefix: str) -> lsp.InlayHint 
         return None
     return lsp.InlayHint(
         position=lsp.Position(line=expr.end_line - 1, character=expr.end_column or 0),
-        label=prefix.lstrip() + short_type(typ) if prefix == ": " else prefix + short_type(typ),
+        label=prefix + short_type(typ),
         kind=lsp.InlayHintKind.Type,
         tooltip=session.type_string(typ),
-        padding_left=prefix != ": ",
+        padding_left=prefix == "-> ",
     )
+
+
+def _calls(tree: MypyFile) -> list[nodes.CallExpr]:
+    """Every call expression of ``tree`` (mypy's own walk, as its fine-grained engine uses)."""
+    from mypy import nodes
+    from mypy.server.subexpr import get_subexpressions
+
+    return [e for e in get_subexpressions(tree) if isinstance(e, nodes.CallExpr)]
 
 
 def _assignments(tree: MypyFile) -> list[nodes.AssignmentStmt]:

@@ -175,11 +175,11 @@ class MypySession:
         if _INJECTED_CRASH and any(_INJECTED_CRASH in text for text in texts.values()):
             raise CheckerCrashError(f"injected crash ({_CRASH_ENV} is set; for tests)")
         shadows = {path: self._write_shadow(path, text) for path, text in texts.items()}
-        if self.fg is None:  # the first build, then an update that exports the types
+        to_update, lines = list(texts), []
+        if self.fg is None:  # the first build
             fscache = FileSystemCache()
             self.options.shadow_file = [[p, s] for p, s in shadows.items()]
             sources = create_source_list(list(texts), self.options, fscache)
-            self.options.export_types = False
             try:
                 result = build.build(
                     sources, self.options, fscache=fscache, extra_plugins=self.extra_plugins
@@ -188,10 +188,11 @@ class MypySession:
                 found = parse_messages(exc.messages)
                 unparsed = [m for m in exc.messages if not _MESSAGE.match(m)]
                 return CheckOutcome(self._by_path(found, texts), set(texts), unparsed)
-            finally:
-                self.options.export_types = True
             self.fg = FineGrainedBuildManager(result)
             self.modules.update({s.path: s.module for s in sources if s.path})
+            if len(texts) == 1:  # all its types are this document's or its imports': done
+                self._own_keys[to_update.pop()] = set(result.manager.all_types)
+            lines = result.errors
         manager = self.fg.manager
         for path, shadow in shadows.items():
             manager.shadow_map[path] = shadow
@@ -200,8 +201,7 @@ class MypySession:
         if new:
             sources = create_source_list(new, self.options, manager.fscache)
             self.modules.update({s.path: s.module for s in sources if s.path})
-        lines: list[str] = []
-        for path in texts:  # one module at a time: its new expressions are its own
+        for path in to_update:  # one module at a time: its new expressions are its own
             before = set(manager.all_types)
             manager.fscache.flush()  # re-read the shadow files (dmypy flushes after each check)
             self.fg.flush_cache()
@@ -255,10 +255,6 @@ class MypySession:
         if typ is None and isinstance(expr, nodes.NameExpr) and isinstance(expr.node, nodes.Var):
             typ = expr.node.type
         return typ
-
-    def own_expressions(self, path: str) -> set[Expression]:
-        """The expressions of the document at ``path`` that have a type in mypy's map."""
-        return self._own_keys.get(path, set())
 
     def type_string(self, typ: Type) -> str:
         """The type as ``reveal_type`` prints it (``typedtensor._tensor.Tensor[...]``)."""
