@@ -68,3 +68,13 @@ def test_neovim_shows_mypys_hints_and_diagnostics(workspace: Path, tmp_path: Pat
     assert isinstance(rendered, list)
     assert "    pooled: f32[2, 5, 16] = y.mean(axis=3)" not in rendered  # unknown after the bug
     assert any(line.startswith("    x: f32[2, 5, 16] = tt.random(") for line in rendered)
+
+
+def test_the_capture_in_the_docs_is_what_neovim_receives(workspace: Path, tmp_path: Path):
+    docs = (Path(__file__).parents[2] / "docs" / "editors.md").read_text()
+    start = docs.index("```\n", docs.index("A capture of that run")) + 4
+    capture = docs[start : docs.index("```", start)].rstrip("\n").split("\n")
+    path = workspace / "demo.py"
+    path.write_text((PROGRAMS / "demo.py").read_text())
+    result = run_neovim(workspace, path, tmp_path / "demo.json")
+    assert result["rendered"] == capture
