@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
 
-from .._cli import _bindings, mentions_tensor
+from .._cli import _bindings, mentions_tensor, statement_blocks
 from .render import annotation, import_names, short_type
 
 if TYPE_CHECKING:
@@ -104,30 +104,9 @@ def _assignments(tree: MypyFile) -> list[nodes.AssignmentStmt]:
         stmt = pending.pop()
         if isinstance(stmt, nodes.AssignmentStmt):
             out.append(stmt)
-        for block in _blocks(stmt):
+        for block in statement_blocks(stmt):
             pending.extend(block.body)
     return out
-
-
-def _blocks(stmt: nodes.Statement) -> list[nodes.Block]:
-    from mypy import nodes
-
-    if isinstance(stmt, nodes.Decorator):
-        return [stmt.func.body]
-    if isinstance(stmt, nodes.FuncDef):
-        return [stmt.body]
-    if isinstance(stmt, nodes.ClassDef):
-        return [stmt.defs]
-    if isinstance(stmt, nodes.IfStmt):
-        return [*stmt.body, *([stmt.else_body] if stmt.else_body else [])]
-    if isinstance(stmt, (nodes.ForStmt, nodes.WhileStmt)):
-        return [stmt.body, *([stmt.else_body] if stmt.else_body else [])]
-    if isinstance(stmt, nodes.WithStmt):
-        return [stmt.body]
-    if isinstance(stmt, nodes.TryStmt):
-        extra = [b for b in (stmt.else_body, stmt.finally_body) if b is not None]
-        return [stmt.body, *stmt.handlers, *extra]
-    return []
 
 
 def hover(session: MypySession, path: str, line: int, character: int) -> lsp.Hover | None:
@@ -220,7 +199,7 @@ def _functions(tree: MypyFile) -> list[nodes.FuncDef]:
         func = stmt.func if isinstance(stmt, nodes.Decorator) else stmt
         if isinstance(func, nodes.FuncDef):
             out.append(func)
-        for block in _blocks(stmt):
+        for block in statement_blocks(stmt):
             pending.extend(block.body)
     return out
 
@@ -246,7 +225,7 @@ def _returns(func: nodes.FuncDef) -> list[nodes.ReturnStmt]:
         if isinstance(stmt, nodes.ReturnStmt):
             out.append(stmt)
         elif not isinstance(stmt, (nodes.FuncDef, nodes.Decorator, nodes.ClassDef)):
-            for block in _blocks(stmt):
+            for block in statement_blocks(stmt):
                 pending.extend(block.body)
     return out
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .._cli import render_type
+
 if TYPE_CHECKING:
     from mypy.nodes import MypyFile
     from mypy.types import Type
@@ -106,14 +108,8 @@ def _spell(typ: Type, names: ImportNames | None) -> str:
         return f"tuple[{', '.join(items)}]"
     if isinstance(p, t.UnionType):
         return " | ".join(_spell(i, names) for i in p.items)
-    if isinstance(p, t.AnyType):
-        return "?"
-    if isinstance(p, t.NoneType):
-        return "None"
-    if isinstance(p, t.LiteralType):
-        return repr(p.value) if isinstance(p.value, str) else str(p.value)
-    if isinstance(p, (t.TypeVarType, t.TypeVarTupleType, t.ParamSpecType)):
-        return p.name
+    if isinstance(p, (t.AnyType, t.NoneType, t.LiteralType, t.TypeVarLikeType)):
+        return render_type(p)  # ?, None, 10, B
     return "?"
 
 

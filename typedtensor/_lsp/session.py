@@ -22,6 +22,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .._cli import one_line_messages
+
 if TYPE_CHECKING:
     from mypy.nodes import Expression, MypyFile
     from mypy.options import Options
@@ -115,13 +117,7 @@ class MypySession:
         options.local_partial_types = True
         options.show_traceback = True
         options.export_types = True  # keep every expression's type, as `dmypy inspect` does
-        options.show_column_numbers = True  # the message format parsed above
-        options.show_error_end = True
-        options.hide_error_codes = False
-        options.show_error_code_links = False
-        options.pretty = False
-        options.color_output = False
-        options.error_summary = False
+        one_line_messages(options, columns=True)  # the format parsed above
         self.options: Options = options
         self.plugin_note = ""  # why the server added the plugin ("" when configured)
         self.extra_plugins = self._plugins(options)
