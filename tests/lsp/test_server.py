@@ -17,6 +17,7 @@ TRANSFORMER = (PROGRAMS / "transformer.py").read_text()
 RANK6 = (PROGRAMS / "rank6.py").read_text()
 # shape bugs injected into the transformer: (original, buggy, the code mypy gives it)
 BUGS = [
+    ("return (x - mean) /", "return (x - x.mean(axis=-1)) /", "typedtensor-symbolic"),  # + a note
     ("scores = (qh @ kh.mT) * 0.5", "scores = (qh @ kh) * 0.5", "typedtensor-symbolic"),
     ("pooled = y.mean(axis=1)", "pooled = y.mean(axis=3)", "typedtensor-axis"),
     ("attention(layer_norm(x), wqkv, wo)", "attention(layer_norm(x), wo, wo)", "arg-type"),
@@ -79,6 +80,9 @@ async def test_injected_bugs_reported_on_their_lines(client: LanguageClient, wor
     found = await doc.diagnostics()
     expected = oracle.messages(workspace, text)
     assert_diagnostics_are_mypys(found, expected)
+    (noted,) = [d for d in found if d.related_information]  # the plugin's keepdims note
+    (note,) = noted.related_information or []
+    assert "did you mean keepdims=True?" in note.message and note.location.uri == doc.uri
     lines = text.splitlines()
     for _, after, code in BUGS:
         line = next(i for i, s in enumerate(lines) if after.split("\n")[0].strip() in s)
