@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -204,3 +205,38 @@ async def test_settings_turn_hint_kinds_on_and_off(client: LanguageClient, works
     configure(True, False)
     assert_hints_are_mypys(await doc.hints(), tensor_reveals(workspace, TRANSFORMER))
     doc.close()
+
+
+async def test_an_unsaved_edit_rechecks_the_open_modules_that_import_it(
+    client: LanguageClient, workspace: Path
+) -> None:
+    lib_text = (
+        "from typing import Literal as L\n\nimport typedtensor as tt\n"
+        "from typedtensor import Tensor\n"
+        "\n\ndef make() -> Tensor[tt.float32, L[3]]:\n    return tt.zeros((3,), tt.float32)\n"
+    )
+    user_text = "from dep_lib import make\n\ny = make()\ntotal = y.sum(axis=1)\n"
+    lib = Doc(client, workspace / "dep_lib.py", lib_text)
+    await lib.diagnostics()
+    user = Doc(client, workspace / "dep_user.py", user_text)
+    assert [d.code for d in await user.diagnostics()] == ["typedtensor-axis"]
+    assert [h.label for h in await user.hints()] == [": f32[3]", ": f32[...]"]  # unknown
+    published = len(client.published)  # type: ignore[attr-defined]
+    rank2 = lib_text.replace("L[3]]", "L[3], L[2]]").replace("(3,)", "(3, 2)")
+    lib.change(rank2)  # never saved: dep_user.py is re-checked against the edited text
+    await lib.diagnostics()
+
+    def user_diagnostics() -> list[lsp.Diagnostic] | None:
+        later = client.published[published:]  # type: ignore[attr-defined]
+        found = [p.diagnostics for p in later if p.uri == user.uri]
+        return list(found[-1]) if found else None
+
+    deadline = asyncio.get_running_loop().time() + 60
+    while user_diagnostics() is None and asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(0.02)
+    assert user_diagnostics() == []
+    assert [h.label for h in await user.hints()] == [": f32[3, 2]", ": f32[3]"]
+    (workspace / "dep_lib.py").write_text(rank2)  # as if saved, for the mypy run below
+    assert oracle.messages(workspace, user_text) == []
+    user.close()
+    lib.close()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+import time
 import traceback
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -47,6 +48,7 @@ class Checker:
         self.thread = ThreadPoolExecutor(1, thread_name_prefix="typedtensor-mypy")
         self.pending: set[str] = set()  # uris edited since their last check
         self.checked: dict[str, int | None] = {}  # uri -> version of the last check
+        self.paths: dict[str, str] = {}  # uri -> its file, for the documents checked
         self.task: asyncio.Task[None] | None = None
         self.progress = asyncio.Condition()
         self.crashes = 0
@@ -58,6 +60,7 @@ class Checker:
         path = self.path_of(uri)
         if path is None:
             return
+        self.paths[uri] = path
         self.pending.add(uri)
         if self.task is None or self.task.done():
             self.task = asyncio.get_running_loop().create_task(self._run())
@@ -94,6 +97,7 @@ class Checker:
             docs = {u: self.server.workspace.get_text_document(u) for u in uris}
             texts = {p: d.source for u, d in docs.items() if (p := self.path_of(u)) is not None}
             versions = {u: d.version for u, d in docs.items()}
+            started = time.perf_counter()
             try:
                 outcome = await self.on_thread(partial(self._check, texts))
             except CheckerCrashError as crash:
@@ -101,6 +105,8 @@ class Checker:
             else:
                 self.crashes = 0
                 self._publish_outcome(outcome, versions)
+                names = ", ".join(os.path.relpath(p, self.root) for p in texts)
+                self.log(f"checked {names} in {time.perf_counter() - started:.2f} s")
                 self.checked.update(versions)
             async with self.progress:  # wake the requests waiting for these versions
                 self.progress.notify_all()
@@ -141,8 +147,12 @@ class Checker:
     def _publish_outcome(self, outcome: CheckOutcome, versions: dict[str, int | None]) -> None:
         for line in outcome.unparsed:
             self.log(f"mypy: {line}", lsp.MessageType.Warning)
-        for path, messages in outcome.messages.items():
-            uri = from_fs_path(path)
+        by_uri = {from_fs_path(path): found for path, found in outcome.messages.items()}
+        if not outcome.blocked:  # mypy's list is complete: the other open documents' too
+            for uri in self.checked:
+                if uri in self.paths and uri not in self.pending:
+                    by_uri.setdefault(uri, [])
+        for uri, messages in by_uri.items():
             if uri is None or uri not in self.server.workspace.text_documents:
                 continue
             current = self.server.workspace.get_text_document(uri).version
