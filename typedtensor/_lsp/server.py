@@ -99,7 +99,8 @@ class Checker:
             versions = {u: d.version for u, d in docs.items()}
             started = time.perf_counter()
             try:
-                outcome = await self.on_thread(partial(self._check, texts))
+                session = self._session()
+                outcome = await self.on_thread(partial(session.check, texts))
             except CheckerCrashError as crash:
                 self._crashed(crash, uris)
             else:
@@ -113,12 +114,13 @@ class Checker:
             if self._client_refreshes_hints():
                 self.server.workspace_inlay_hint_refresh(None)
 
-    def _check(self, texts: dict[str, str]) -> CheckOutcome:
-        return self._session().check(texts)
-
     def _session(self) -> MypySession:
+        """The mypy session, started on the event loop's thread (it sends messages)."""
         if self.session is None:
-            self.session = MypySession(self.root, self.log)
+            try:
+                self.session = MypySession(self.root)
+            except (Exception, SystemExit) as exc:  # e.g. an invalid mypy configuration
+                raise CheckerCrashError(f"{type(exc).__name__}: {exc}") from exc
             if self.session.plugin_note:
                 self.server.window_show_message(
                     lsp.ShowMessageParams(

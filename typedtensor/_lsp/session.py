@@ -18,7 +18,7 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -105,11 +105,10 @@ class MypySession:
     ``type_of(expr)`` read what mypy inferred for that text.
     """
 
-    def __init__(self, root: str, log: Callable[[str], None]) -> None:
+    def __init__(self, root: str) -> None:
         from mypy.main import process_options
 
         self.root = root
-        self.log = log
         # the workspace's configuration, found from the workspace root as `mypy` would
         _, options = process_options(["-i"], require_targets=False, server_options=True)
         options.fine_grained_incremental = True  # dmypy's settings (dmypy_server.Server)
