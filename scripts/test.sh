@@ -6,6 +6,14 @@ cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
+# Neovim drives the language server's editor test (tests/lsp/test_neovim.py; skipped without it)
+if ! command -v nvim >/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    (apt-get update -qq && apt-get install -y -qq neovim >/dev/null) || echo "== neovim: apt-get failed; the Neovim test will be skipped"
+  else
+    echo "== neovim: not installed and no root apt-get here; the Neovim test will be skipped"
+  fi
+fi
 echo "== ruff"
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .

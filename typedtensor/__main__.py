@@ -1,4 +1,4 @@
-"""``python -m typedtensor shapes FILE.py``: see ``typedtensor._cli``."""
+"""``python -m typedtensor shapes FILE.py``, ``python -m typedtensor lsp``: see ``_cli``."""
 
 from ._cli import main
 

@@ -1,5 +1,7 @@
 """The ``typedtensor`` command (``python -m typedtensor``).
 
+``typedtensor lsp`` runs the language server (``typedtensor._lsp``).
+
 ``typedtensor shapes FILE.py [FILE.py ...] [-- MYPY_ARGS]`` runs mypy (with the
 ``typedtensor_mypy`` plugin when it is installed) on the files and prints each source line
 followed by the inferred tensor type of every name it binds, like an IDE's inlay hints, and
@@ -27,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
+    from mypy import nodes
     from mypy.build import BuildResult
     from mypy.nodes import Expression, MypyFile, Node
     from mypy.options import Options
@@ -70,7 +73,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help=f"do not add the {PLUGIN} plugin (it is added when installed)",
     )
+    commands.add_parser(
+        "lsp",
+        help="run the language server over stdio (inlay hints, hover, diagnostics from mypy)",
+        description=(
+            "A Language Server over stdin/stdout: mypy with the typedtensor_mypy plugin on the "
+            "open documents (unsaved edits included), as diagnostics, inlay hints, hover and "
+            "code actions. Needs pip install 'typedtensor[lsp]'. See docs/editors.md."
+        ),
+    )
     ns = parser.parse_args(args)
+    if ns.command == "lsp":
+        from ._lsp import run
+
+        return run()
     return shapes(ns.files, mypy_args, plugin=not ns.no_plugin)
 
 
@@ -124,15 +140,7 @@ def shapes(
         return 2 if exc.code not in (0, None) else 0
     options.export_types = True  # keep every expression's type (BuildResult.types)
     options.preserve_asts = True  # keep the checked trees to walk them
-    # one message per line, in the format parsed below
-    options.pretty = False
-    options.show_column_numbers = False
-    options.show_error_end = False
-    options.show_error_context = False
-    options.show_error_code_links = False
-    options.hide_error_codes = False
-    options.color_output = False
-    options.error_summary = False
+    one_line_messages(options, columns=False)  # the format parsed below
     plugin_state = "plugin off (--no-plugin)"
     extra_plugins: list[Plugin] = []
     if plugin:
@@ -272,22 +280,6 @@ def _bindings(tree: MypyFile) -> Iterator[tuple[int, int, list[tuple[str, Expres
     """
     from mypy import nodes
 
-    def blocks(node: Node) -> list[nodes.Block]:
-        if isinstance(node, (nodes.FuncDef, nodes.ClassDef)):
-            return [node.body] if isinstance(node, nodes.FuncDef) else [node.defs]
-        if isinstance(node, nodes.IfStmt):
-            return [*node.body, *([node.else_body] if node.else_body else [])]
-        if isinstance(node, (nodes.ForStmt, nodes.WhileStmt)):
-            return [node.body, *([node.else_body] if node.else_body else [])]
-        if isinstance(node, nodes.WithStmt):
-            return [node.body]
-        if isinstance(node, nodes.TryStmt):
-            extra = [b for b in (node.else_body, node.finally_body) if b is not None]
-            return [node.body, *node.handlers, *extra]
-        if isinstance(node, nodes.MatchStmt):
-            return list(node.bodies)
-        return []
-
     def targets(lvalue: Expression) -> Iterator[tuple[str, Expression]]:
         if isinstance(lvalue, (nodes.TupleExpr, nodes.ListExpr)):
             for item in lvalue.items:
@@ -327,12 +319,46 @@ def _bindings(tree: MypyFile) -> Iterator[tuple[int, int, list[tuple[str, Expres
             elif isinstance(stmt, nodes.WithStmt):
                 bound = [t for tv in stmt.target if tv is not None for t in targets(tv)]
                 yield *header(stmt, stmt.expr), bound
-            elif not blocks(stmt):
+            elif not statement_blocks(stmt):
                 yield *simple, []
-            for block in blocks(stmt):
+            for block in statement_blocks(stmt):
                 yield from walk(block.body)
 
     yield from walk(tree.defs)
+
+
+def statement_blocks(node: Node) -> list[nodes.Block]:
+    """The blocks directly inside a statement: ``if``'s bodies and ``else``, a ``def``'s body."""
+    from mypy import nodes
+
+    if isinstance(node, nodes.Decorator):
+        node = node.func
+    if isinstance(node, (nodes.FuncDef, nodes.ClassDef)):
+        return [node.body] if isinstance(node, nodes.FuncDef) else [node.defs]
+    if isinstance(node, nodes.IfStmt):
+        return [*node.body, *([node.else_body] if node.else_body else [])]
+    if isinstance(node, (nodes.ForStmt, nodes.WhileStmt)):
+        return [node.body, *([node.else_body] if node.else_body else [])]
+    if isinstance(node, nodes.WithStmt):
+        return [node.body]
+    if isinstance(node, nodes.TryStmt):
+        extra = [b for b in (node.else_body, node.finally_body) if b is not None]
+        return [node.body, *node.handlers, *extra]
+    if isinstance(node, nodes.MatchStmt):
+        return list(node.bodies)
+    return []
+
+
+def one_line_messages(options: Options, *, columns: bool) -> None:
+    """One message a line: ``path:line[:col:end_line:end_col]: severity: text  [code]``."""
+    options.pretty = False
+    options.show_column_numbers = columns
+    options.show_error_end = columns
+    options.show_error_context = False
+    options.show_error_code_links = False
+    options.hide_error_codes = False
+    options.color_output = False
+    options.error_summary = False
 
 
 def _dotted(expr: Expression) -> str:
