@@ -69,7 +69,8 @@ def _method_table() -> dict[str, Entry]:
     table["sum_to"] = _Deferred("_reduce_to", "reduce_to_hook", "sum", True)
     table["assert_shape"] = _Deferred("_creation", "assert_shape_hook")
     for dunder, (kind, reflected) in names.BINARY_DUNDERS.items():
-        table[dunder] = _Deferred("_elementwise", "binary_method_hook", kind, reflected)
+        # numpy scalar operands, the dtypes numpy rejects, then _elementwise's hook
+        table[dunder] = _Deferred("_interop", "operator_hook", kind, reflected)
     for dunder, reflected in names.BITWISE_DUNDERS.items():
         table[dunder] = _Deferred("_logic", "bitwise_method_hook", dunder, reflected)
     table["__invert__"] = _Deferred("_logic", "invert_hook")
@@ -108,12 +109,19 @@ def _function_table() -> dict[str, Entry]:
     table[f"{names.REDUCTIONS_MODULE}.sum_to"] = _Deferred(
         "_reduce_to", "reduce_to_hook", "sum", False
     )
+    # each constructor's hook behind the check of its dtype= (a dtype family is an error)
     for fn in names.SHAPE_CONSTRUCTORS:
         table[f"{names.CREATION_MODULE}.{fn}"] = _Deferred(
-            "_creation", "shape_constructor_hook", fn
+            "_interop", "constructor_dtype_hook", "_creation", "shape_constructor_hook", fn
         )
-    table[f"{names.CREATION_MODULE}.arange"] = _Deferred("_creation", "arange_hook")
-    table[f"{names.CREATION_MODULE}.tensor"] = _Deferred("_creation", "tensor_hook")
+    for fn, (module, factory) in {
+        "arange": ("_creation", "arange_hook"),
+        "tensor": ("_creation", "tensor_hook"),
+        "asarray": ("_interop", "default_hook"),
+    }.items():
+        table[f"{names.CREATION_MODULE}.{fn}"] = _Deferred(
+            "_interop", "constructor_dtype_hook", module, factory
+        )
     for fn in ("maximum", "minimum"):
         table[f"{names.ELEMENTWISE_MODULE}.{fn}"] = _Deferred(
             "_elementwise", "binary_function_hook", "maximum"

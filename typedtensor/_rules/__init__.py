@@ -27,6 +27,12 @@ from .dtypes import (
     result_dtype,
     unary_float_dtype,
 )
+from .elementwise import (  # issue #33: the standard's elementwise functions by name
+    BINARY_FUNCTIONS,
+    UNARY_FUNCTIONS,
+    elementwise_binary_dtype,
+    elementwise_unary_dtype,
+)
 from .errors import (
     AssignShapeError,
     AxisRangeError,
@@ -83,6 +89,10 @@ from .statistical import (
 )
 
 __all__ = [
+    "BINARY_FUNCTIONS",
+    "UNARY_FUNCTIONS",
+    "elementwise_binary_dtype",
+    "elementwise_unary_dtype",
     "VARIANCES",
     "ArrayIndex",
     "AssignShapeError",
