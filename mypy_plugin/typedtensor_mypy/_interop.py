@@ -19,7 +19,14 @@ from ._elementwise import binary_method_hook
 from ._rules import rules
 from ._tensortypes import Shape, as_tensor, make_tensor, render_dtype, unknown_star
 
-__all__ = ["constructor_dtype_hook", "default_hook", "numpy_scalar_dtype", "operator_hook"]
+__all__ = [
+    "bitwise_hook",
+    "constructor_dtype_hook",
+    "default_hook",
+    "numpy_comparison_hook",
+    "numpy_scalar_dtype",
+    "operator_hook",
+]
 
 #: numpy's scalar classes by kind (numpy 2 stubs: ``np.float32`` is ``floating[_32Bit]``)
 _KINDS = {
@@ -103,6 +110,48 @@ def operator_hook(kind: str, reflected: bool) -> Callable[[MethodContext], Type]
         return make_tensor(me.info, dtype, me.shape)
 
     return hook
+
+
+def bitwise_hook(dunder: str, reflected: bool) -> Callable[[MethodContext], Type]:
+    """``& | ^`` (``_logic.bitwise_method_hook``) that also takes numpy scalars."""
+    from ._logic import bitwise_method_hook
+
+    plain = bitwise_method_hook(dunder, reflected)
+    function = "bitwise_" + {"and": "and", "or": "or", "xor": "xor"}[dunder.strip("_r")]
+    symbol = {"bitwise_and": "&", "bitwise_or": "|", "bitwise_xor": "^"}[function]
+
+    def hook(ctx: MethodContext) -> Type:
+        me = as_tensor(ctx.type)
+        arg = find_arg(ctx, "other", 0)
+        scalar = numpy_scalar_dtype(arg.type) if arg.given and arg.type is not None else None
+        candidates = _candidates(ctx.api, me.dtype) if me is not None else None
+        if me is None or scalar is None or candidates is None:
+            return plain(ctx)
+        pairs = [(scalar, c) if reflected else (c, scalar) for c in candidates]
+        results = [rules.elementwise_binary_dtype(function, a, b) for a, b in pairs]
+        if all(r is None for r in results):
+            ctx.api.fail(
+                f"operator {symbol} needs bool or integer operands, got {render_dtype(me.dtype)} "
+                f"and numpy {scalar} (numpy raises a TypeError); compare first or use astype",
+                ctx.context,
+                code=errorcodes.SHAPE,
+            )
+            return make_tensor(me.info, AnyType(TypeOfAny.from_error), me.shape)
+        if len(results) == 1 and results[0] is not None:
+            return make_tensor(me.info, dtype_instance(ctx.api, results[0]), me.shape)
+        return make_tensor(me.info, AnyType(TypeOfAny.special_form), me.shape)
+
+    return hook
+
+
+def numpy_comparison_hook(ctx: MethodContext) -> Type:
+    """``np.float32(1) < x``: numpy's stubs answer ``np.bool`` for any operand with ``__gt__``;
+    with a Tensor operand the result is the Tensor's comparison (a bool Tensor of its shape)."""
+    arg = find_arg(ctx, None, 0)
+    view = as_tensor(arg.type) if arg.given and arg.type is not None else None
+    if view is None:
+        return ctx.default_return_type
+    return make_tensor(view.info, dtype_instance(ctx.api, "bool"), view.shape)
 
 
 def _family(t: Type | None) -> TypeInfo | None:
