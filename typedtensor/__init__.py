@@ -8,6 +8,7 @@ types. Backends are imported on first use: ``import typedtensor`` does not impor
 
 from __future__ import annotations
 
+# numpy operations beyond the reductions (issue #33): matrices, rearranging, searching, sorting
 from ._backend import get_backend, set_backend, use_backend
 from ._creation import arange, asarray, empty, full, ones, random, tensor, zeros
 from ._dask import from_zarr
@@ -133,7 +134,7 @@ from .elementwise_math import (
     true_divide,
     trunc,
 )
-from .linalg import matmul
+from .linalg import dot, matmul, outer
 from .manipulation import (
     broadcast_to,
     concat,
@@ -148,6 +149,8 @@ from .manipulation import (
     swapaxes,
     transpose,
 )
+from .matrices import corrcoef, cov, diag, tri, tril, triu
+from .rearranging import flip, hstack, pad, repeat, roll, tile, vstack
 from .reductions import (
     all,
     any,
@@ -181,11 +184,36 @@ from .reductions import (
     var,
 )
 from .scans import cumprod, cumsum, cumulative_prod, cumulative_sum, nancumprod, nancumsum
+from .searching import argwhere, flatnonzero, nonzero, searchsorted, take_along_axis
+from .sorting import argsort, sort
 
 __version__ = "0.1.0"
 
 __all__ = [
     # elementwise_math (issue #33)
+    "linalg",
+    "dot",
+    "outer",
+    "corrcoef",
+    "cov",
+    "diag",
+    "tri",
+    "tril",
+    "triu",
+    "flip",
+    "hstack",
+    "pad",
+    "repeat",
+    "roll",
+    "tile",
+    "vstack",
+    "argwhere",
+    "flatnonzero",
+    "nonzero",
+    "searchsorted",
+    "take_along_axis",
+    "argsort",
+    "sort",
     "acos",
     "acosh",
     "add",

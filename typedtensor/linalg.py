@@ -48,3 +48,9 @@ def matmul(a: object, b: object) -> AnyTensor:
             np.matmul(np.ones((1, 1), da.dtype), np.ones((1, 1), db.dtype)).dtype
         )
     return wrap(result)
+
+
+# issue #33: numpy's linalg functions (``tt.linalg.inv``...) and products, in their own module
+from ._linalg_ext import cholesky, det, dot, eig, eigh, inv, outer, qr, solve, svd  # noqa: E402
+
+__all__ += ["cholesky", "det", "dot", "eig", "eigh", "inv", "outer", "qr", "solve", "svd"]
