@@ -26,7 +26,7 @@ def test_dtype_classes_are_numpy_dtype_likes(cls: type[tt.DType]) -> None:
 
 @pytest.mark.parametrize("family", FAMILIES, ids=lambda c: c.__name__)
 def test_dtype_families_are_no_numpy_dtype(family: type[tt.DType]) -> None:
-    with pytest.raises(TypeError, match="dtype family, not a concrete dtype.*float32"):
+    with pytest.raises(TypeError, match=r"dtype family, not a concrete dtype.*float32"):
         np.dtype(family)
     with pytest.raises(TypeError, match="dtype family"):
         np.zeros(3, dtype=family)
