@@ -139,6 +139,19 @@ def _function_table() -> dict[str, Entry]:
         factory = "unary_hook" if fn in rules.UNARY_FUNCTIONS else "binary_hook"
         table[f"{module}.{alias}"] = _Deferred("_elementwise_math", factory, fn)
     table[f"{module}.round"] = _Deferred("_elementwise_math", "round_hook")
+    for fn, result in {
+        "inv": "same",
+        "det": "same",
+        "cholesky": "same",
+        "eigh": "eigh",
+    }.items():
+        table[f"{names.PKG}._linalg_ext.{fn}"] = _Deferred(
+            "_linalg_ext", "linalg_dtype_hook", fn, result
+        )
+    for fn in ("cov", "corrcoef"):
+        table[f"{names.PKG}.matrices.{fn}"] = _Deferred(
+            "_linalg_ext", "linalg_dtype_hook", fn, "stat"
+        )
     table[f"{names.LINALG_MODULE}.matmul"] = _Deferred("_linalg", "matmul_function_hook")
     manipulation: dict[str, tuple[str, tuple[object, ...]]] = {
         "transpose": ("transpose_hook", (False,)),
