@@ -37,6 +37,32 @@ from ._dtypes import (
 )
 from ._errors import AxisError, ShapeError
 from ._shapecheck import ShapeCheckError, shapecheck
+
+# the rest of the Array API standard 2024.12 (issue #33): x.__array_namespace__() is this module
+from ._standard import (
+    __array_namespace_info__,
+    broadcast_arrays,
+    can_cast,
+    diff,
+    empty_like,
+    eye,
+    finfo,
+    from_dlpack,
+    full_like,
+    iinfo,
+    isdtype,
+    linspace,
+    meshgrid,
+    ones_like,
+    result_type,
+    take,
+    unique_all,
+    unique_counts,
+    unique_inverse,
+    unique_values,
+    unstack,
+    zeros_like,
+)
 from ._tensor import AnyTensor, Axis, Dim, L2Variant, NormMode, Tensor
 from .elementwise import (
     abs,
@@ -134,7 +160,7 @@ from .elementwise_math import (
     true_divide,
     trunc,
 )
-from .linalg import dot, matmul, outer
+from .linalg import dot, matmul, matrix_transpose, outer, tensordot, vecdot
 from .manipulation import (
     broadcast_to,
     concat,
@@ -191,6 +217,38 @@ __version__ = "0.1.0"
 
 __all__ = [
     # elementwise_math (issue #33)
+    "__array_namespace_info__",
+    "broadcast_arrays",
+    "can_cast",
+    "diff",
+    "empty_like",
+    "eye",
+    "finfo",
+    "from_dlpack",
+    "full_like",
+    "iinfo",
+    "isdtype",
+    "linspace",
+    "meshgrid",
+    "ones_like",
+    "result_type",
+    "take",
+    "unique_all",
+    "unique_counts",
+    "unique_inverse",
+    "unique_values",
+    "unstack",
+    "zeros_like",
+    "matrix_transpose",
+    "tensordot",
+    "vecdot",
+    "__array_api_version__",
+    "e",
+    "pi",
+    "inf",
+    "nan",
+    "newaxis",
+    "bool",
     "linalg",
     "dot",
     "outer",
@@ -398,3 +456,11 @@ __all__ = [
     "where",
     "zeros",
 ]
+
+# the standard's constants and its name of the bool dtype (issue #33); last: ``bool`` here
+# shadows the builtin for the rest of this module
+from math import e, inf, nan, pi
+
+__array_api_version__ = "2024.12"
+newaxis = None
+bool = bool_  # noqa: A001

@@ -14,7 +14,31 @@ from typing_extensions import TypeVar, TypeVarTuple, Unpack
 from ._rules import linalg_ext as rules_linalg
 from ._tensor import AnyTensor, Tensor, wrap
 
-__all__ = ["cholesky", "det", "dot", "eig", "eigh", "inv", "outer", "qr", "solve", "svd"]
+__all__ = [
+    "cholesky",
+    "cross",
+    "det",
+    "diagonal",
+    "dot",
+    "eig",
+    "eigh",
+    "eigvalsh",
+    "inv",
+    "matrix_norm",
+    "matrix_power",
+    "matrix_rank",
+    "outer",
+    "pinv",
+    "qr",
+    "slogdet",
+    "solve",
+    "svd",
+    "svdvals",
+    "tensordot",
+    "trace",
+    "vecdot",
+    "vector_norm",
+]
 
 Batch = TypeVarTuple("Batch")
 N = TypeVar("N")
@@ -142,3 +166,127 @@ def dot(a: object, b: object) -> AnyTensor:
 def outer(a: object, b: object) -> AnyTensor:
     """numpy's ``outer`` of the flattened operands: (2, 2), (3,) -> (4, 3)."""
     return wrap(np.outer(_plain(a, "outer"), _plain(b, "outer")))
+
+
+# ------------------------------------------------------- the standard's linalg extension
+def eigvalsh(x: Tensor[Any, Unpack[Batch], N, N]) -> Tensor[Any, Unpack[Batch], N]:
+    """The eigenvalues (ascending, real) of each Hermitian matrix: (8, 3, 3) -> (8, 3)."""
+    return wrap(np.linalg.eigvalsh(_square("eigvalsh", x)))
+
+
+def svdvals(x: Tensor[Any, Unpack[tuple[Any, ...]]]) -> AnyTensor:
+    """The singular values (descending) of each matrix: (8, 4, 3) -> (8, 3)."""
+    data = _matrices("svdvals", x)
+    if data.ndim < 2:
+        raise np.linalg.LinAlgError(f"svdvals needs rank >= 2, got rank {data.ndim}")
+    return wrap(np.linalg.svdvals(data))
+
+
+def slogdet(
+    x: Tensor[Any, Unpack[Batch], N, N],
+) -> tuple[Tensor[Any, Unpack[Batch]], Tensor[Any, Unpack[Batch]]]:
+    """The sign and the log of the absolute determinant of each matrix: (8, 3, 3) -> (8,), (8,)."""
+    result = np.linalg.slogdet(_square("slogdet", x))
+    return wrap(result.sign), wrap(result.logabsdet)
+
+
+def pinv(x: Tensor[Any, Unpack[tuple[Any, ...]]], /, *, rtol: float | None = None) -> AnyTensor:
+    """The Moore-Penrose pseudo-inverse of each matrix: (8, 4, 3) -> (8, 3, 4)."""
+    data = _matrices("pinv", x)
+    if data.ndim < 2:
+        raise np.linalg.LinAlgError(f"pinv needs rank >= 2, got rank {data.ndim}")
+    if rtol is None:
+        return wrap(np.linalg.pinv(data))
+    return wrap(np.linalg.pinv(data, rtol=rtol))
+
+
+def matrix_power(
+    x: Tensor[Any, Unpack[Batch], N, N], n: int, /
+) -> Tensor[Any, Unpack[Batch], N, N]:
+    """Each square matrix to the integer power ``n`` (negative: of the inverse): shape kept."""
+    data = x._data if isinstance(x, Tensor) else None
+    if data is None or data.ndim < 2 or data.shape[-1] != data.shape[-2]:
+        _square("matrix_power", x)
+    return wrap(np.linalg.matrix_power(x._data, n))
+
+
+def matrix_rank(
+    x: Tensor[Any, Unpack[tuple[Any, ...]]], /, *, rtol: float | None = None
+) -> AnyTensor:
+    """The rank of each matrix (int64): (8, 4, 3) -> (8,)."""
+    data = _matrices("matrix_rank", x)
+    if data.ndim < 2:
+        raise np.linalg.LinAlgError(f"matrix_rank needs rank >= 2, got rank {data.ndim}")
+    return wrap(np.asarray(np.linalg.matrix_rank(data, rtol=rtol)))
+
+
+def matrix_norm(
+    x: Tensor[Any, Unpack[tuple[Any, ...]]],
+    /,
+    *,
+    keepdims: bool = False,
+    ord: Any = "fro",  # noqa: A002
+) -> AnyTensor:
+    """The norm of each matrix (``"fro"``, ``"nuc"``, 1, 2, inf...): (8, 4, 3) -> (8,)."""
+    data = _matrices("matrix_norm", x)
+    if data.ndim < 2:
+        raise np.linalg.LinAlgError(f"matrix_norm needs rank >= 2, got rank {data.ndim}")
+    return wrap(np.asarray(np.linalg.matrix_norm(data, keepdims=keepdims, ord=ord)))
+
+
+def vector_norm(
+    x: Tensor[Any, Unpack[tuple[Any, ...]]],
+    /,
+    *,
+    axis: int | tuple[int, ...] | None = None,
+    keepdims: bool = False,
+    ord: float = 2,  # noqa: A002
+) -> AnyTensor:
+    """The ``ord``-norm of the vectors along ``axis`` (all elements for ``None``): (8, 3),
+    axis=-1 -> (8,). Ints give float64."""
+    if not isinstance(x, Tensor):
+        raise TypeError(f"tt.linalg.vector_norm takes a Tensor, got {type(x).__name__}")
+    norm: Any = np.linalg.vector_norm  # numpy's stub leaves axis=None out
+    return wrap(np.asarray(norm(x._data, axis=axis, keepdims=keepdims, ord=ord)))
+
+
+def trace(
+    x: Tensor[Any, Unpack[tuple[Any, ...]]], /, *, offset: int = 0, dtype: Any = None
+) -> AnyTensor:
+    """The sum of diagonal ``offset`` of each matrix: (8, 3, 3) -> (8,); ints sum in int64."""
+    data = _matrices_any("trace", x)
+    np_dtype = None if dtype is None else np.dtype(dtype)
+    return wrap(np.asarray(np.linalg.trace(data, offset=offset, dtype=np_dtype)))
+
+
+def diagonal(x: Tensor[Any, Unpack[tuple[Any, ...]]], /, *, offset: int = 0) -> AnyTensor:
+    """Diagonal ``offset`` of each matrix: (8, 3, 4) -> (8, 3)."""
+    return wrap(np.linalg.diagonal(_matrices_any("diagonal", x), offset=offset).copy())
+
+
+def cross(x1: AnyTensor, x2: AnyTensor, /, *, axis: int = -1) -> AnyTensor:
+    """The cross product of 3-vectors along ``axis`` (broadcast): (8, 3), (3,) -> (8, 3)."""
+    return wrap(np.linalg.cross(_plain(x1, "cross"), _plain(x2, "cross"), axis=axis))
+
+
+def vecdot(x1: AnyTensor, x2: AnyTensor, /, *, axis: int = -1) -> AnyTensor:
+    """The dot product of vectors along ``axis`` (conjugating ``x1``), the rest broadcast:
+    (8, 3), (3,) -> (8,)."""
+    vecdot_ufunc: Any = np.vecdot  # numpy's stub has no axis= (the gufunc takes it)
+    return wrap(np.asarray(vecdot_ufunc(_plain(x1, "vecdot"), _plain(x2, "vecdot"), axis=axis)))
+
+
+def tensordot(x1: AnyTensor, x2: AnyTensor, /, *, axes: Any = 2) -> AnyTensor:
+    """Sum products over the last ``axes`` dims of ``x1`` and the first of ``x2`` (or the
+    listed pairs): (2, 3, 4), (3, 4, 5), axes=2 -> (2, 5)."""
+    return wrap(
+        np.asarray(np.tensordot(_plain(x1, "tensordot"), _plain(x2, "tensordot"), axes=axes))
+    )
+
+
+def _matrices_any(name: str, x: object) -> Any:
+    if not isinstance(x, Tensor):
+        raise TypeError(f"tt.linalg.{name} takes a Tensor, got {type(x).__name__}")
+    if x._data.ndim < 2:
+        raise ValueError(f"{name} needs rank >= 2, got rank {x._data.ndim}")
+    return x._data

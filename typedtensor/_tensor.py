@@ -150,6 +150,40 @@ class Tensor(TensorBase, ReductionMethods, Generic[DT, Unpack[Shape]]):
         """The wrapped ndarray itself (no copy)."""
         return self._data
 
+    # ------------------------------------------------- the Array API standard's attributes
+    def __array_namespace__(self, /, *, api_version: str | None = None) -> Any:
+        """The Array API namespace of Tensors: the ``typedtensor`` module (standard 2024.12)."""
+        if api_version not in (None, "2024.12", "2023.12", "2022.12", "2021.12"):
+            raise ValueError(f"typedtensor implements the Array API 2024.12, not {api_version!r}")
+        import typedtensor
+
+        return typedtensor
+
+    @property
+    def device(self) -> str:
+        """The device holding the elements: always ``"cpu"``."""
+        return "cpu"
+
+    def to_device(self, device: Any, /, *, stream: Any = None) -> Tensor[DT, Unpack[Shape]]:
+        """``self`` for the ``"cpu"`` device (the only one); other devices raise."""
+        if device != "cpu":
+            raise ValueError(f"typedtensor tensors live on the 'cpu' device, got {device!r}")
+        return self
+
+    def __dlpack__(self, /, **kwargs: Any) -> Any:
+        """The DLPack capsule of the elements (numpy's), for ``from_dlpack`` consumers."""
+        return self._data.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self) -> tuple[Any, int]:
+        """The DLPack device: CPU."""
+        return self._data.__dlpack_device__()
+
+    def __index__(self) -> int:
+        return self._data.__index__()  # type: ignore[no-any-return]
+
+    def __complex__(self) -> complex:
+        return complex(self._data)
+
     # ------------------------------------------- dask (a dask-backed Tensor overrides these)
     @property
     def chunks(self) -> tuple[tuple[int, ...], ...]:

@@ -51,6 +51,8 @@ def matmul(a: object, b: object) -> AnyTensor:
 
 
 # issue #33: numpy's linalg functions (``tt.linalg.inv``...) and products, in their own module
-from ._linalg_ext import cholesky, det, dot, eig, eigh, inv, outer, qr, solve, svd  # noqa: E402
+from ._linalg_ext import *  # noqa: E402, F403
+from ._linalg_ext import __all__ as _linalg_ext_names  # noqa: E402
+from .manipulation import matrix_transpose  # noqa: E402
 
-__all__ += ["cholesky", "det", "dot", "eig", "eigh", "inv", "outer", "qr", "solve", "svd"]
+__all__ += [*_linalg_ext_names, "matrix_transpose"]

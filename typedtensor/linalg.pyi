@@ -17,10 +17,11 @@ from ._dtypes import DType, _ElementwiseDTypes
 from ._tensor import _B0, _B1, _G0, _G1, _G2, _G3, _G4, _G5, _G6, _G7, _K, _M, _N
 from ._tensor import AnyTensor, Tensor, _DimsOf, _UnknownDim, _UnknownDType, wrap
 
-from ._linalg_ext import cholesky as cholesky, det as det, dot as dot, eig as eig, eigh as eigh
-from ._linalg_ext import inv as inv, outer as outer, qr as qr, solve as solve, svd as svd
+from ._linalg_ext import *
+from ._linalg_ext import __all__ as _linalg_ext_names
+from .manipulation import matrix_transpose as matrix_transpose
 
-__all__ = ["matmul", "cholesky", "det", "dot", "eig", "eigh", "inv", "outer", "qr", "solve", "svd"]
+__all__ = ["matmul", "matrix_transpose", *_linalg_ext_names]
 
 #: True for mypy (built in), unknown to pyright: selects the mypy and the pyright declarations.
 MYPY: Final[bool]
