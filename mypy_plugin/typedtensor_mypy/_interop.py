@@ -117,7 +117,7 @@ def bitwise_hook(dunder: str, reflected: bool) -> Callable[[MethodContext], Type
     from ._logic import bitwise_method_hook
 
     plain = bitwise_method_hook(dunder, reflected)
-    function = "bitwise_" + {"and": "and", "or": "or", "xor": "xor"}[dunder.strip("_r")]
+    function = "bitwise_" + dunder.strip("_").removeprefix("r")  # __ror__ -> bitwise_or
     symbol = {"bitwise_and": "&", "bitwise_or": "|", "bitwise_xor": "^"}[function]
 
     def hook(ctx: MethodContext) -> Type:

@@ -28,7 +28,7 @@ from .conftest import assert_no_crash, run_mypy
 DTYPES = list(rules.DTYPE_NAMES)
 TENSOR_RE = re.compile(r"^typedtensor\._tensor\.Tensor\[(.*)\]$")
 Messages = dict[int, list[tuple[str, str, "str | None"]]]
-OPERATORS = ("+", "-", "*", "/", "<", "&")
+OPERATORS = ("+", "-", "*", "/", "<", "&", "|", "^")
 SCALARS = ("True", "2", "0.5", "0.5j")
 
 
