@@ -97,23 +97,22 @@ def _sequence(tensors: object, name: str) -> list[Any]:
     return [_tensor_data(t, name) for t in tensors]
 
 
+def _join(name: str, join: Any, tensors: object) -> AnyTensor:
+    datas = _sequence(tensors, name)
+    try:
+        return wrap(join(datas))
+    except ValueError as err:
+        shapes = ", ".join(str(d.shape) for d in datas)
+        raise ValueError(f"{name} of shapes {shapes}: {err}") from None
+
+
 def hstack(tensors: Sequence[Tensor[Any, Unpack[tuple[Any, ...]]]]) -> AnyTensor:
     """Join along the second dim (the first for 1-D tensors), numpy's ``hstack``: (2, 3),
     (2, 4) -> (2, 7); (3,), (4,) -> (7,). The dtype promotes as numpy's."""
-    datas = _sequence(tensors, "hstack")
-    try:
-        return wrap(np.hstack(datas))
-    except ValueError as err:
-        shapes = ", ".join(str(d.shape) for d in datas)
-        raise ValueError(f"hstack of shapes {shapes}: {err}") from None
+    return _join("hstack", np.hstack, tensors)
 
 
 def vstack(tensors: Sequence[Tensor[Any, Unpack[tuple[Any, ...]]]]) -> AnyTensor:
     """Join along the first dim, 1-D tensors as rows (numpy's ``vstack``): (2, 3), (4, 3) ->
     (6, 3); (3,), (3,) -> (2, 3). The dtype promotes as numpy's."""
-    datas = _sequence(tensors, "vstack")
-    try:
-        return wrap(np.vstack(datas))
-    except ValueError as err:
-        shapes = ", ".join(str(d.shape) for d in datas)
-        raise ValueError(f"vstack of shapes {shapes}: {err}") from None
+    return _join("vstack", np.vstack, tensors)

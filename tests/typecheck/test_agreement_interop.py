@@ -14,7 +14,6 @@ numpy's stubs their ``operator`` error).
 
 from __future__ import annotations
 
-import re
 import warnings
 from dataclasses import dataclass
 
@@ -24,9 +23,9 @@ import pytest
 from typedtensor import _rules as rules
 
 from .conftest import assert_no_crash, run_mypy
+from .test_agreement_linalg_indexing import _parse
 
 DTYPES = list(rules.DTYPE_NAMES)
-TENSOR_RE = re.compile(r"^typedtensor\._tensor\.Tensor\[(.*)\]$")
 Messages = dict[int, list[tuple[str, str, "str | None"]]]
 OPERATORS = ("+", "-", "*", "/", "<", "&", "|", "^")
 SCALARS = ("True", "2", "0.5", "0.5j")
@@ -85,20 +84,6 @@ def checked(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Case], Messa
     for line, severity, message, code in result.messages("corpus_interop.py"):
         by_line.setdefault(line - first, []).append((severity, message, code))
     return cases, by_line
-
-
-def _parse(revealed: str) -> tuple[str | None, list[str] | None]:
-    m = TENSOR_RE.match(revealed)
-    if m is None:
-        return "<not a Tensor: " + revealed + ">", None
-    parts = [p.strip() for p in m.group(1).split(",") if p.strip()]
-    dtype = None
-    if parts[0].startswith("typedtensor._dtypes."):
-        dtype = parts[0].rsplit(".", 1)[1]
-        dtype = "bool" if dtype == "bool_" else dtype
-    if any(d.startswith("*") for d in parts[1:]):
-        return dtype, None
-    return dtype, parts[1:]
 
 
 def test_static_type_equals_runtime(checked: tuple[list[Case], Messages]) -> None:
