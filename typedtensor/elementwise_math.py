@@ -450,7 +450,7 @@ def clip(x: Operand, min: Operand | None = None, max: Operand | None = None) -> 
     data = _data(x, "clip")
     bounds = [None if v is None else _data(v, "clip") for v in (min, max)]
     if bounds[0] is None and bounds[1] is None:
-        return wrap(np.asarray(data).copy()) if not isinstance(x, Tensor) else wrap(data.copy())
+        return wrap(np.array(data, copy=True))
     try:
         rules.broadcast_shapes(np.shape(data), *(np.shape(v) for v in bounds if v is not None))
     except rules.RuleError as err:

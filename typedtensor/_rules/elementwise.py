@@ -6,7 +6,7 @@ where numpy has no loop (it raises a TypeError). The tables are checked against 
 
 from __future__ import annotations
 
-from .dtypes import _REAL_OF, DTYPE_NAMES, promote, promote_scalar, unary_float_dtype
+from .dtypes import DTYPE_NAMES, promote, promote_scalar, unary_float_dtype
 
 __all__ = [
     "BINARY_FUNCTIONS",
@@ -156,8 +156,3 @@ def elementwise_binary_dtype(
     else:
         promoted = promote(a, b)
     return _of_kind(kind, promoted)
-
-
-def real_part_dtype(dtype: str) -> str:
-    """``real``/``imag`` of ``dtype``: complex -> its real dtype, others kept."""
-    return _REAL_OF.get(dtype, dtype)
