@@ -38,15 +38,31 @@ def _k(k: object) -> int:
     return int(k)
 
 
-def tril(x: Tensor[DT, Unpack[Shape]], k: int = 0) -> Tensor[DT, Unpack[Shape]]:
+@overload
+def tril(x: Tensor[DT, N], k: int = 0) -> Tensor[DT, N, N]: ...
+@overload
+def tril(x: Tensor[DT, Unpack[Shape], M, N], k: int = 0) -> Tensor[DT, Unpack[Shape], M, N]: ...
+@overload
+def tril(
+    x: Tensor[DT, Unpack[tuple[Any, ...]]], k: int = 0
+) -> Tensor[DT, Unpack[tuple[Any, ...]]]: ...
+def tril(x: Any, k: int = 0) -> Any:
     """The lower triangle of each matrix (the last two dims), zeros above diagonal ``k``:
-    (8, 3, 4) -> (8, 3, 4). Rank 1 is numpy's broadcast to a square (typed unknown)."""
+    (8, 3, 4) -> (8, 3, 4). A 1-D (n,) is numpy's broadcast to an (n, n) matrix first."""
     return wrap(np.tril(_matrix_stack(x, "tril"), _k(k)))
 
 
-def triu(x: Tensor[DT, Unpack[Shape]], k: int = 0) -> Tensor[DT, Unpack[Shape]]:
+@overload
+def triu(x: Tensor[DT, N], k: int = 0) -> Tensor[DT, N, N]: ...
+@overload
+def triu(x: Tensor[DT, Unpack[Shape], M, N], k: int = 0) -> Tensor[DT, Unpack[Shape], M, N]: ...
+@overload
+def triu(
+    x: Tensor[DT, Unpack[tuple[Any, ...]]], k: int = 0
+) -> Tensor[DT, Unpack[tuple[Any, ...]]]: ...
+def triu(x: Any, k: int = 0) -> Any:
     """The upper triangle of each matrix (the last two dims), zeros below diagonal ``k``:
-    (8, 3, 4) -> (8, 3, 4)."""
+    (8, 3, 4) -> (8, 3, 4). A 1-D (n,) is numpy's broadcast to an (n, n) matrix first."""
     return wrap(np.triu(_matrix_stack(x, "triu"), _k(k)))
 
 
