@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Sequence
+from operator import index as _index
 from typing import Any, Generic, Literal, TypeAlias, Union, cast
 
 import numpy as np
@@ -151,7 +152,7 @@ class Tensor(TensorBase, ReductionMethods, Generic[DT, Unpack[Shape]]):
         return self._data
 
     # ------------------------------------------------- the Array API standard's attributes
-    def __array_namespace__(self, /, *, api_version: str | None = None) -> Any:
+    def __array_namespace__(self, *, api_version: str | None = None) -> Any:
         """The Array API namespace of Tensors: the ``typedtensor`` module (standard 2024.12)."""
         if api_version not in (None, "2024.12", "2023.12", "2022.12", "2021.12"):
             raise ValueError(f"typedtensor implements the Array API 2024.12, not {api_version!r}")
@@ -164,13 +165,13 @@ class Tensor(TensorBase, ReductionMethods, Generic[DT, Unpack[Shape]]):
         """The device holding the elements: always ``"cpu"``."""
         return "cpu"
 
-    def to_device(self, device: Any, /, *, stream: Any = None) -> Tensor[DT, Unpack[Shape]]:
+    def to_device(self, device: Any, *, stream: Any = None) -> Tensor[DT, Unpack[Shape]]:
         """``self`` for the ``"cpu"`` device (the only one); other devices raise."""
         if device != "cpu":
             raise ValueError(f"typedtensor tensors live on the 'cpu' device, got {device!r}")
         return self
 
-    def __dlpack__(self, /, **kwargs: Any) -> Any:
+    def __dlpack__(self, **kwargs: Any) -> Any:
         """The DLPack capsule of the elements (numpy's), for ``from_dlpack`` consumers."""
         return self._data.__dlpack__(**kwargs)
 
@@ -179,7 +180,7 @@ class Tensor(TensorBase, ReductionMethods, Generic[DT, Unpack[Shape]]):
         return self._data.__dlpack_device__()
 
     def __index__(self) -> int:
-        return self._data.__index__()  # type: ignore[no-any-return]
+        return _index(self._data)
 
     def __complex__(self) -> complex:
         return complex(self._data)

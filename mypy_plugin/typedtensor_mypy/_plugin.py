@@ -145,9 +145,10 @@ def _function_table() -> dict[str, Entry]:
         "cholesky": "same",
         "eigh": "eigh",
     }.items():
-        table[f"{names.PKG}._linalg_ext.{fn}"] = _Deferred(
-            "_linalg_ext", "linalg_dtype_hook", fn, result
-        )
+        for module in ("_linalg_ext", "linalg"):  # the function and its stub alias
+            table[f"{names.PKG}.{module}.{fn}"] = _Deferred(
+                "_linalg_ext", "linalg_dtype_hook", fn, result
+            )
     for fn in ("cov", "corrcoef"):
         table[f"{names.PKG}.matrices.{fn}"] = _Deferred(
             "_linalg_ext", "linalg_dtype_hook", fn, "stat"
