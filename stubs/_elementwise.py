@@ -259,7 +259,10 @@ def render_binary_method(op: str, reflected: bool, indent: str) -> str:
     name = f"__r{op}__" if reflected else f"__{op}__"
     compare = op in _COMPARE
     sh = ["Unpack[Shape]"]
-    out = []
+    # a numpy scalar is a rank-0 operand of its own dtype (NEP 50: not weak, ``np.float64(2)``
+    # makes float32 float64), not the Python scalar it subclasses: the shape, dtype untabled
+    generic_dtype = "bool_" if compare else "Any"
+    out = [_ov(indent, name, "self, other: np.generic", tensor(generic_dtype, sh))]
     if compare:
         out.append(_ov(indent, name, "self, other: complex", "Tensor[bool_, Unpack[Shape]]"))
     for kind in () if compare else SCALARS if op in _BINARY else ("bool", "int"):

@@ -38,8 +38,33 @@ __all__ = [
 ]
 
 
-class DType:
-    """Base of every typedtensor dtype class (a marker; never instantiated)."""
+class _DTypeMeta(type):
+    """The metaclass of the dtype classes: makes them numpy dtype-likes.
+
+    numpy resolves a class it does not know through its ``dtype`` attribute, so
+    ``np.dtype(tt.float32) == np.float32`` and ``np.zeros(3, dtype=tt.float32)`` is a float32
+    array; a family (``tt.Floating``) has no single numpy dtype, so ``np.dtype(tt.Floating)``
+    raises a TypeError naming the concrete dtypes (without the attribute numpy made an object
+    array of it).
+    """
+
+    @property
+    def dtype(cls) -> np.dtype[Any]:
+        """The numpy dtype of a concrete dtype class: ``tt.float32.dtype == np.float32``."""
+        found = cls.__dict__.get("numpy_dtype")
+        if found is None:
+            raise TypeError(
+                f"{cls.__name__} is a dtype family, not a concrete dtype, and has no numpy "
+                f"dtype; use one of {', '.join(c.__name__ for c in _ALL)}"
+            )
+        return found  # type: ignore[no-any-return]
+
+
+class DType(metaclass=_DTypeMeta):
+    """Base of every typedtensor dtype class (a marker; never instantiated).
+
+    A concrete class is a numpy dtype-like: ``np.dtype(tt.float32) == np.float32``.
+    """
 
     #: the numpy name, e.g. ``"float32"``; the key of the shape rules' dtype table
     name: ClassVar[str] = ""

@@ -40,7 +40,13 @@ __all__ = [
     "dtype_class_of",
 ]
 
-class DType:
+class _DTypeMeta(type):
+    """Makes the dtype classes numpy dtype-likes: ``np.dtype(tt.float32) == np.float32``."""
+
+    @property
+    def dtype(cls) -> np.dtype[Any]: ...
+
+class DType(metaclass=_DTypeMeta):
     """Base of every typedtensor dtype class (a marker; never instantiated)."""
 
     name: ClassVar[str]

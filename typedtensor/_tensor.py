@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Sequence
+from operator import index as _index
 from typing import Any, Generic, Literal, TypeAlias, Union, cast
 
 import numpy as np
@@ -21,6 +22,7 @@ from ._dask import is_dask_array as _is_dask_array
 from ._dtypes import _CLASS_OF_NUMPY_DTYPE, DType, as_dtype_class, dtype_class_of
 from ._errors import ShapeError
 from ._tensor_reductions import ReductionMethods
+from ._ufuncs import apply_ufunc as _apply_ufunc
 
 __all__ = ["AnyTensor", "Axis", "Dim", "L2Variant", "NormMode", "Tensor", "TensorBase", "wrap"]
 
@@ -34,7 +36,9 @@ Axis: TypeAlias = Union[int, tuple[int, ...], None]
 #: solves a generic call's type variables from its type context first, so an ``Any``-filled
 #: ``Tensor`` here erased the symbols of an operand such as ``x + same(x)``. ``Dim``: a
 #: marker-typed ``x.shape[i]`` (an int at run time).
-Operand: TypeAlias = Union["TensorBase", npt.NDArray[Any], int, float, complex, bool, "Dim"]
+Operand: TypeAlias = Union[
+    "TensorBase", npt.NDArray[Any], np.generic, int, float, complex, bool, "Dim"
+]
 #: Norm modes: the plain Lp norm and oneDNN's four eps modes.
 NormMode: TypeAlias = Literal["plain", "lp_max", "lp_sum", "power_p_max", "power_p_sum"]
 #: L2-normalize variants of TensorFlow, PyTorch and OpenVINO (eps_mode add / max).
@@ -107,10 +111,13 @@ class Tensor(TensorBase, ReductionMethods, Generic[DT, Unpack[Shape]]):
 
     __slots__ = ("_data",)
     __array_priority__ = 1000  # numpy defers binary operators to Tensor
-    #: ndarray operators defer to Tensor's (``ndarray + Tensor`` is a Tensor, as the checkers
-    #: say), and numpy ufuncs reject a Tensor (its stub has no ``__array__``, so the checkers
-    #: reject ``np.exp(x)`` too): use ``tt.exp(x)`` or ``np.exp(x.numpy())``
-    __array_ufunc__ = None
+
+    def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        """numpy ufuncs on a Tensor (``typedtensor._ufuncs``): the ufuncs behind operators run
+        the Tensor's operator (``ndarray + Tensor`` is a Tensor, as the checkers say); every
+        other ufunc raises a TypeError naming the typedtensor function (``np.tanh(x)``: call
+        ``tt.tanh(x)``), as the checkers reject it (the stub has no ``__array__``)."""
+        return _apply_ufunc(Tensor, ufunc, method, inputs, kwargs)
 
     _data: npt.NDArray[Any]
 
@@ -143,6 +150,40 @@ class Tensor(TensorBase, ReductionMethods, Generic[DT, Unpack[Shape]]):
     def numpy(self) -> npt.NDArray[Any]:
         """The wrapped ndarray itself (no copy)."""
         return self._data
+
+    # ------------------------------------------------- the Array API standard's attributes
+    def __array_namespace__(self, *, api_version: str | None = None) -> Any:
+        """The Array API namespace of Tensors: the ``typedtensor`` module (standard 2024.12)."""
+        if api_version not in (None, "2024.12", "2023.12", "2022.12", "2021.12"):
+            raise ValueError(f"typedtensor implements the Array API 2024.12, not {api_version!r}")
+        import typedtensor
+
+        return typedtensor
+
+    @property
+    def device(self) -> str:
+        """The device holding the elements: always ``"cpu"``."""
+        return "cpu"
+
+    def to_device(self, device: Any, *, stream: Any = None) -> Tensor[DT, Unpack[Shape]]:
+        """``self`` for the ``"cpu"`` device (the only one); other devices raise."""
+        if device != "cpu":
+            raise ValueError(f"typedtensor tensors live on the 'cpu' device, got {device!r}")
+        return self
+
+    def __dlpack__(self, **kwargs: Any) -> Any:
+        """The DLPack capsule of the elements (numpy's), for ``from_dlpack`` consumers."""
+        return self._data.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self) -> tuple[Any, int]:
+        """The DLPack device: CPU."""
+        return self._data.__dlpack_device__()
+
+    def __index__(self) -> int:
+        return _index(self._data)
+
+    def __complex__(self) -> complex:
+        return complex(self._data)
 
     # ------------------------------------------- dask (a dask-backed Tensor overrides these)
     @property
@@ -224,6 +265,10 @@ class Tensor(TensorBase, ReductionMethods, Generic[DT, Unpack[Shape]]):
     __rtruediv__ = _binary_operator(np.true_divide, reflected=True)
     __pow__ = _binary_operator(np.power)
     __rpow__ = _binary_operator(np.power, reflected=True)
+    __floordiv__ = _binary_operator(np.floor_divide)
+    __rfloordiv__ = _binary_operator(np.floor_divide, reflected=True)
+    __mod__ = _binary_operator(np.remainder)
+    __rmod__ = _binary_operator(np.remainder, reflected=True)
     __lt__ = _binary_operator(np.less)
     __le__ = _binary_operator(np.less_equal)
     __gt__ = _binary_operator(np.greater)
@@ -252,6 +297,10 @@ class Tensor(TensorBase, ReductionMethods, Generic[DT, Unpack[Shape]]):
     __ror__ = _binary_operator(np.bitwise_or, reflected=True)
     __xor__ = _binary_operator(np.bitwise_xor)
     __rxor__ = _binary_operator(np.bitwise_xor, reflected=True)
+    __lshift__ = _binary_operator(np.left_shift)
+    __rlshift__ = _binary_operator(np.left_shift, reflected=True)
+    __rshift__ = _binary_operator(np.right_shift)
+    __rrshift__ = _binary_operator(np.right_shift, reflected=True)
 
     # -------------------------------------------------------------- shape manipulation
     @property

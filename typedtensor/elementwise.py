@@ -39,7 +39,7 @@ Shape = TypeVarTuple("Shape")
 def _data(x: object, name: str) -> Any:
     if isinstance(x, Tensor):
         return x._data  # an ndarray, or a dask array for a dask-backed Tensor (not computed)
-    if isinstance(x, (bool, int, float, np.generic, np.ndarray)):
+    if isinstance(x, (bool, int, float, complex, np.generic, np.ndarray)):
         return x
     raise TypeError(f"{name} takes Tensors or Python/numpy scalars, got {type(x).__name__}")
 

@@ -43,6 +43,8 @@ _S = TypeVar("_S")
 _R = TypeVar("_R")
 _Sh = TypeVarTuple("_Sh")
 
+def _data(x: object, name: str) -> Any: ...
+
 if not TYPEDTENSOR_MYPY_PLUGIN:  # pyright and mypy without the plugin
     @overload
     def exp(x: Tensor[_ElementwiseDTypes[Any, Any, Any, Any, Any, Any, Any, Any, _R, Any], Unpack[_Sh]]) -> Tensor[_R, Unpack[_Sh]]: ...

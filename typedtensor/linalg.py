@@ -69,3 +69,11 @@ def einsum(subscripts: str, *operands: object) -> AnyTensor:
 
         return wrap(dask_array.einsum(subscripts, *arrays))
     return wrap(np.asarray(np.einsum(subscripts, *arrays, optimize=True)))
+
+
+# issue #33: numpy's linalg functions (``tt.linalg.inv``...) and products, in their own module
+from ._linalg_ext import *  # noqa: E402, F403
+from ._linalg_ext import __all__ as _linalg_ext_names  # noqa: E402
+from .manipulation import matrix_transpose  # noqa: E402
+
+__all__ += [*_linalg_ext_names, "matrix_transpose"]

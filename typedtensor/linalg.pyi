@@ -21,7 +21,62 @@ from ._dtypes import DType, _ElementwiseDTypes
 from ._tensor import _B0, _B1, _G0, _G1, _G2, _G3, _G4, _G5, _G6, _G7, _K, _M, _N
 from ._tensor import AnyTensor, Tensor, _DimsOf, _UnknownDim, _UnknownDType, wrap
 
-__all__ = ["einsum", "matmul"]
+from . import _linalg_ext, manipulation
+
+# numpy's linalg functions and the standard's linalg extension (``typedtensor/_linalg_ext.py``)
+cholesky = _linalg_ext.cholesky
+cross = _linalg_ext.cross
+det = _linalg_ext.det
+diagonal = _linalg_ext.diagonal
+dot = _linalg_ext.dot
+eig = _linalg_ext.eig
+eigh = _linalg_ext.eigh
+eigvalsh = _linalg_ext.eigvalsh
+inv = _linalg_ext.inv
+matrix_norm = _linalg_ext.matrix_norm
+matrix_power = _linalg_ext.matrix_power
+matrix_rank = _linalg_ext.matrix_rank
+outer = _linalg_ext.outer
+pinv = _linalg_ext.pinv
+qr = _linalg_ext.qr
+slogdet = _linalg_ext.slogdet
+solve = _linalg_ext.solve
+svd = _linalg_ext.svd
+svdvals = _linalg_ext.svdvals
+tensordot = _linalg_ext.tensordot
+trace = _linalg_ext.trace
+vecdot = _linalg_ext.vecdot
+vector_norm = _linalg_ext.vector_norm
+matrix_transpose = manipulation.matrix_transpose
+
+__all__ = [
+    "einsum",
+    "matmul",
+    "matrix_transpose",
+    "cholesky",
+    "cross",
+    "det",
+    "diagonal",
+    "dot",
+    "eig",
+    "eigh",
+    "eigvalsh",
+    "inv",
+    "matrix_norm",
+    "matrix_power",
+    "matrix_rank",
+    "outer",
+    "pinv",
+    "qr",
+    "slogdet",
+    "solve",
+    "svd",
+    "svdvals",
+    "tensordot",
+    "trace",
+    "vecdot",
+    "vector_norm",
+]
 
 #: True for mypy (built in), unknown to pyright: selects the mypy and the pyright declarations.
 MYPY: Final[bool]

@@ -26,7 +26,7 @@ _SYMBOLS = {"__and__": "&", "__or__": "|", "__xor__": "^"}
 def _never_bitwise(ctx: MethodContext | FunctionContext, dtype: Type | Scalar) -> bool:
     """Whether no dtype ``dtype`` can stand for supports bitwise ops (floats, a float scalar)."""
     if isinstance(dtype, Scalar):
-        return str(dtype) == "float"
+        return str(dtype) in ("float", "complex")
     candidates = _candidates(ctx.api, dtype)
     return candidates is not None and not any(c in _BITWISE_KINDS for c in candidates)
 

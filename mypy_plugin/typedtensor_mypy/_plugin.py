@@ -69,9 +69,10 @@ def _method_table() -> dict[str, Entry]:
     table["sum_to"] = _Deferred("_reduce_to", "reduce_to_hook", "sum", True)
     table["assert_shape"] = _Deferred("_creation", "assert_shape_hook")
     for dunder, (kind, reflected) in names.BINARY_DUNDERS.items():
-        table[dunder] = _Deferred("_elementwise", "binary_method_hook", kind, reflected)
+        # numpy scalar operands, the dtypes numpy rejects, then _elementwise's hook
+        table[dunder] = _Deferred("_interop", "operator_hook", kind, reflected)
     for dunder, reflected in names.BITWISE_DUNDERS.items():
-        table[dunder] = _Deferred("_logic", "bitwise_method_hook", dunder, reflected)
+        table[dunder] = _Deferred("_interop", "bitwise_hook", dunder, reflected)
     table["__invert__"] = _Deferred("_logic", "invert_hook")
     table["__matmul__"] = _Deferred("_linalg", "matmul_method_hook", False)
     table["__rmatmul__"] = _Deferred("_linalg", "matmul_method_hook", True)
@@ -108,12 +109,19 @@ def _function_table() -> dict[str, Entry]:
     table[f"{names.REDUCTIONS_MODULE}.sum_to"] = _Deferred(
         "_reduce_to", "reduce_to_hook", "sum", False
     )
+    # each constructor's hook behind the check of its dtype= (a dtype family is an error)
     for fn in names.SHAPE_CONSTRUCTORS:
         table[f"{names.CREATION_MODULE}.{fn}"] = _Deferred(
-            "_creation", "shape_constructor_hook", fn
+            "_interop", "constructor_dtype_hook", "_creation", "shape_constructor_hook", fn
         )
-    table[f"{names.CREATION_MODULE}.arange"] = _Deferred("_creation", "arange_hook")
-    table[f"{names.CREATION_MODULE}.tensor"] = _Deferred("_creation", "tensor_hook")
+    for fn, (module, factory) in {
+        "arange": ("_creation", "arange_hook"),
+        "tensor": ("_creation", "tensor_hook"),
+        "asarray": ("_interop", "default_hook"),
+    }.items():
+        table[f"{names.CREATION_MODULE}.{fn}"] = _Deferred(
+            "_interop", "constructor_dtype_hook", module, factory
+        )
     for fn in ("maximum", "minimum"):
         table[f"{names.ELEMENTWISE_MODULE}.{fn}"] = _Deferred(
             "_elementwise", "binary_function_hook", "maximum"
@@ -121,6 +129,30 @@ def _function_table() -> dict[str, Entry]:
     for fn in ("exp", "log", "sqrt"):
         table[f"{names.ELEMENTWISE_MODULE}.{fn}"] = _Deferred("_elementwise", "unary_float_hook")
     table[f"{names.ELEMENTWISE_MODULE}.where"] = _Deferred("_logic", "where_hook")
+    # issue #33: the standard's elementwise functions and numpy's names for them
+    module = f"{names.PKG}.elementwise_math"
+    for fn in rules.UNARY_FUNCTIONS:
+        table[f"{module}.{fn}"] = _Deferred("_elementwise_math", "unary_hook", fn)
+    for fn in rules.BINARY_FUNCTIONS:
+        table[f"{module}.{fn}"] = _Deferred("_elementwise_math", "binary_hook", fn)
+    for alias, fn in _NUMPY_ALIASES.items():
+        factory = "unary_hook" if fn in rules.UNARY_FUNCTIONS else "binary_hook"
+        table[f"{module}.{alias}"] = _Deferred("_elementwise_math", factory, fn)
+    table[f"{module}.round"] = _Deferred("_elementwise_math", "round_hook")
+    for fn, result in {
+        "inv": "same",
+        "det": "same",
+        "cholesky": "same",
+        "eigh": "eigh",
+    }.items():
+        for module in ("_linalg_ext", "linalg"):  # the function and its stub alias
+            table[f"{names.PKG}.{module}.{fn}"] = _Deferred(
+                "_linalg_ext", "linalg_dtype_hook", fn, result
+            )
+    for fn in ("cov", "corrcoef"):
+        table[f"{names.PKG}.matrices.{fn}"] = _Deferred(
+            "_linalg_ext", "linalg_dtype_hook", fn, "stat"
+        )
     table[f"{names.LINALG_MODULE}.matmul"] = _Deferred("_linalg", "matmul_function_hook")
     table[f"{names.LINALG_MODULE}.einsum"] = _Deferred("_linalg", "einsum_hook")
     manipulation: dict[str, tuple[str, tuple[object, ...]]] = {
@@ -140,6 +172,26 @@ def _function_table() -> dict[str, Entry]:
     for fn, (factory, args) in manipulation.items():
         table[f"{names.MANIPULATION_MODULE}.{fn}"] = _Deferred("_manipulation", factory, *args)
     return table
+
+
+#: comparisons of numpy scalars, whose stubs answer ``np.bool`` for a Tensor operand
+_ORDERING = frozenset({"__lt__", "__le__", "__gt__", "__ge__"})
+#: numpy's names of the standard's elementwise functions (``typedtensor.elementwise_math``)
+_NUMPY_ALIASES = {
+    "arccos": "acos",
+    "arccosh": "acosh",
+    "arcsin": "asin",
+    "arcsinh": "asinh",
+    "arctan": "atan",
+    "arctan2": "atan2",
+    "arctanh": "atanh",
+    "conjugate": "conj",
+    "invert": "bitwise_invert",
+    "left_shift": "bitwise_left_shift",
+    "power": "pow",
+    "right_shift": "bitwise_right_shift",
+    "true_divide": "divide",
+}
 
 
 def _fingerprint() -> str:
@@ -182,6 +234,9 @@ class TypedTensorPlugin(Plugin):
         self._methods = _method_table()
         self._functions = _function_table()
         self._attributes = _attribute_table()
+        self._numpy_methods: dict[str, Entry] = {
+            m: _Deferred("_interop", "numpy_comparison_hook") for m in _ORDERING
+        }
         # mypy asks for a hook at every call: answers that cannot change are kept by full
         # name, so the common question is one dict lookup
         self._method_answers: dict[str, Hook | None] = {}
@@ -198,6 +253,9 @@ class TypedTensorPlugin(Plugin):
         if fullname in answers:
             return answers[fullname]
         cls, _, method = fullname.rpartition(".")
+        if cls.startswith("numpy.") and method in _ORDERING:  # np.float32(1) < x
+            hook = answers[fullname] = self._resolve(self._numpy_methods, method)
+            return hook
         if method not in self._methods or cls.startswith("builtins."):
             answers[fullname] = None  # no hook by that name / `1 + 2`: never a Tensor
             return None

@@ -28,6 +28,12 @@ from .dtypes import (
     unary_float_dtype,
 )
 from .einsum import ELLIPSIS, EinsumSubscripts, einsum_shape, parse_subscripts
+from .elementwise import (  # issue #33: the standard's elementwise functions by name
+    BINARY_FUNCTIONS,
+    UNARY_FUNCTIONS,
+    elementwise_binary_dtype,
+    elementwise_unary_dtype,
+)
 from .errors import (
     AssignShapeError,
     AxisRangeError,
@@ -87,6 +93,10 @@ from .statistical import (
 
 __all__ = [
     "MOMENTS",
+    "BINARY_FUNCTIONS",
+    "UNARY_FUNCTIONS",
+    "elementwise_binary_dtype",
+    "elementwise_unary_dtype",
     "VARIANCES",
     "ArrayIndex",
     "AssignShapeError",
