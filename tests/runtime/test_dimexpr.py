@@ -10,9 +10,9 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from typedtensor._rules.dimexpr import DimExpr, Relation, relation
+from typedtensor._rules.dimexpr import DimExpr, FloorDivAtom, Relation, relation
 
-NAMES = ("B", "N", "D", "H")
+NAMES = ("B", "N", "D", "H", "T")
 
 
 @dataclass(frozen=True)
@@ -108,7 +108,7 @@ def test_substituting_every_symbol_gives_the_constant(tree: Node, env: dict[str,
     assert expr.substitute(lambda s: env[str(s.key)]).constant == as_int(tree, env)
 
 
-B, N, D, H = (DimExpr.symbol(n) for n in NAMES)
+B, N, D, H, T = (DimExpr.symbol(n) for n in NAMES)
 
 
 @pytest.mark.parametrize(
@@ -160,5 +160,126 @@ def test_unproved_equalities_stay_unknown(left: DimExpr, right: DimExpr) -> None
 )
 def test_printed_as_python_arithmetic(expr: DimExpr, text: str) -> None:
     assert str(expr) == text
-    env = {"B": 7, "N": 3, "D": 40, "H": 2}
+    env = {"B": 7, "N": 3, "D": 40, "H": 2, "T": 5}
     assert eval(text, {}, env) == expr.evaluate(env)
+
+
+# ------------------------------------------------- the rules with expression dims, vs numpy
+EXPR: dict[str, object] = {
+    "size_of": lambda d: d.constant,
+    "is_symbolic": lambda d: d.constant is None,
+    "expr_of": lambda d: d,
+    "make_expr": lambda e: e,
+    "make_dim": DimExpr.const,
+    "render_dim": str,
+}
+
+
+def _dims(*items: DimExpr | int) -> tuple[DimExpr, ...]:
+    return tuple(DimExpr.of(i) for i in items)
+
+
+def _sizes(dims: tuple[DimExpr, ...], env: dict[str, int]) -> tuple[int, ...]:
+    return tuple(d.evaluate(env) for d in dims)
+
+
+RESHAPES = [
+    ((B, 10), (-1, 5), (2 * B, 5)),
+    ((B, T, 64), (B, T, 8, -1), (B, T, 8, 8)),
+    ((B, T, D), (B, T, H, -1), (B, T, H, D.floordiv(H, exact=True))),
+    ((B, T, H, D.floordiv(H, exact=True)), (B, T, D), (B, T, D)),
+    ((B, T, H, D.floordiv(H, exact=True)), (B, T, -1), (B, T, D)),
+    ((B, 3, 4), (B, -1), (B, 12)),
+    ((B, 3), (3, -1), (3, B)),
+    ((2 * B, N), (B, -1), (B, 2 * N)),
+    ((B, N), (N, B), (N, B)),
+]
+
+
+#: sizes where D is a multiple of H half the time (a tensor with dim D // H exact can exist)
+SPLIT_ENVS = st.one_of(
+    ENVS, st.tuples(ENVS, st.integers(0, 6)).map(lambda t: {**t[0], "D": t[0]["H"] * t[1]})
+)
+
+
+@pytest.mark.parametrize(("dims", "target", "want"), RESHAPES)
+@settings(max_examples=25, deadline=None)
+@given(env=SPLIT_ENVS)
+def test_reshape_of_expressions_agrees_with_numpy(
+    dims: tuple[object, ...],
+    target: tuple[object, ...],
+    want: tuple[object, ...],
+    env: dict[str, int],
+) -> None:
+    import numpy as np
+
+    from typedtensor import _rules as rules
+
+    src, dst, expected = _dims(*dims), _dims(*target), _dims(*want)  # type: ignore[arg-type]
+    got = rules.reshape_shape(src, dst, **EXPR)
+    assert got == expected
+    sizes = _sizes(src, env)
+    assume(all(s >= 0 for s in sizes) and _exact_holds(src, env))  # a tensor that can exist
+    try:
+        shape = np.empty(sizes).reshape(tuple(t.evaluate(env) for t in dst)).shape
+    except ValueError:
+        # numpy refuses only where an exact division the rule assumed does not hold
+        assert not _exact_holds(got, env)
+        return
+    assert shape == _sizes(got, env)
+
+
+def _exact_holds(dims: tuple[DimExpr, ...], env: dict[str, int]) -> bool:
+    """Whether every exact division in ``dims`` divides for the sizes ``env``."""
+    return all(
+        a.num.evaluate(env) % a.den.evaluate(env) == 0
+        for d in dims
+        for a in d.atoms()
+        if isinstance(a, FloorDivAtom) and a.exact
+    )
+
+
+REFUSED = [
+    ((2, B), (6, 5), True),  # fits only for B = 15
+    ((B, 3), (B, 4), True),  # only for B = 0
+    ((B, T, H, D // H), (B, T, D), True),  # D // H not known to divide
+    ((2 * B + 1,), (2, -1), False),  # never a multiple of 2
+    ((B, 3), (B + 1, 3), False),  # 3 * B != 3 * B + 3 for every B
+]
+
+
+@pytest.mark.parametrize(("dims", "target", "symbolic"), REFUSED)
+def test_reshape_of_expressions_refuses_what_it_cannot_prove(
+    dims: tuple[object, ...], target: tuple[object, ...], symbolic: bool
+) -> None:
+    from typedtensor import _rules as rules
+
+    with pytest.raises(rules.ShapeMismatchError) as info:
+        rules.reshape_shape(_dims(*dims), _dims(*target), **EXPR)  # type: ignore[arg-type]
+    assert info.value.symbolic is symbolic
+
+
+@settings(max_examples=40, deadline=None)
+@given(env=ENVS)
+def test_concat_and_split_of_expressions_agree_with_numpy(env: dict[str, int]) -> None:
+    import numpy as np
+
+    from typedtensor import _rules as rules
+
+    kw = {k: v for k, v in EXPR.items() if k != "render_dim"}
+    joined = rules.concat_shape([_dims(B, 3), _dims(N, 3), _dims(2 * B, 3)], axis=0, **kw)
+    assert joined == _dims(3 * B + N, 3)
+    arrays = [np.empty((b, 3)) for b in (env["B"], env["N"], 2 * env["B"])]
+    assert np.concatenate(arrays).shape == _sizes(joined, env)
+    parts = rules.split_shape(_dims(B, 4 * D), 4, axis=1, **kw)
+    assert parts == _dims(B, D)
+    assert np.split(np.empty(_sizes(_dims(B, 4 * D), env)), 4, axis=1)[0].shape == (
+        _sizes(parts, env)
+    )
+    heads = rules.split_shape(_dims(B, D), 8, axis=-1, **kw)
+    assert heads == (B, D.floordiv(8, exact=True))
+    with pytest.raises(rules.ShapeMismatchError, match="for no size"):
+        rules.split_shape(_dims(2 * B + 1), 2, **kw)
+    with pytest.raises(rules.ShapeMismatchError) as info:
+        rules.concat_shape([_dims(B, 3), _dims(B + 1, 3)], axis=1, **kw)
+    assert not info.value.symbolic  # B + 1 differs from B for every size

@@ -24,9 +24,23 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from enum import Enum
 from math import gcd
-from typing import Union
+from typing import TypeVar, Union
 
-__all__ = ["Atom", "DimExpr", "FloorDivAtom", "Relation", "Symbol", "relation"]
+__all__ = [
+    "Atom",
+    "DimExpr",
+    "FloorDivAtom",
+    "Relation",
+    "Symbol",
+    "cancel_common",
+    "expr_int",
+    "expr_maker",
+    "expr_reader",
+    "int_expr",
+    "never_divides",
+    "product",
+    "relation",
+]
 
 
 class Symbol:
@@ -77,6 +91,7 @@ class FloorDivAtom:
         return f"{self.num._text(True)} // {self.den._text(True)}"
 
 
+D = TypeVar("D")
 Atom = Union[Symbol, FloorDivAtom]
 #: a product of atoms, sorted, with repetition (``B * B``)
 Monomial = tuple[Atom, ...]
@@ -250,6 +265,9 @@ class DimExpr:
             raise ZeroDivisionError("dim expression divided by 0")
         if c == 1:
             return self
+        num, den = cancel_common(self, den)
+        if num is not self:
+            return num.floordiv(den, exact)
         n = self.constant
         if n is not None and c is not None:
             return DimExpr.const(n // c)
@@ -394,3 +412,102 @@ def product(items: Iterable[DimExpr]) -> DimExpr:
     for item in items:
         out = out * item
     return out
+
+
+def cancel_common(num: DimExpr, den: DimExpr) -> tuple[DimExpr, DimExpr]:
+    """``num`` and a monomial ``den`` with their common factors (atoms, the gcd of the
+    coefficients) divided out, which leaves ``num // den`` unchanged wherever ``den != 0``:
+    ``(6 * B * T, 4 * B) -> (3 * T, 2)``; ``(num, den)`` itself when nothing is common.
+    """
+    if len(den.terms) != 1 or not num.terms:
+        return num, den
+    ((dmono, dcoef),) = den.terms.items()
+    common = list(dmono)
+    for mono in num.terms:
+        rest = list(mono)
+        kept = []
+        for atom in common:
+            if atom in rest:
+                rest.remove(atom)
+                kept.append(atom)
+        common = kept
+    g = abs(dcoef)
+    for coef in num.terms.values():
+        g = gcd(g, coef)
+    if not common and g == 1:
+        return num, den
+    if dcoef < 0:
+        g = -g
+    part = tuple(common)
+
+    def cut(mono: Monomial) -> Monomial:
+        rest = _remove(mono, part)
+        assert rest is not None  # every term holds the common atoms
+        return rest
+
+    return (
+        DimExpr({cut(m): c // g for m, c in num.terms.items()}),
+        DimExpr({cut(dmono): dcoef // g}),
+    )
+
+
+def expr_reader(
+    size_of: Callable[[D], int | None],
+    is_symbolic: Callable[[D], bool],
+    name: Callable[[D], str] = str,
+) -> Callable[[D], DimExpr | None]:
+    """``expr_of`` for a rule caller whose dims are sizes, symbols and unknowns (no
+    expressions): a size is a constant, a symbol a ``DimExpr.symbol`` keyed by the dim."""
+
+    def read(d: D) -> DimExpr | None:
+        n = size_of(d)
+        if n is not None:
+            return DimExpr.const(n)
+        return DimExpr.symbol(d, name(d)) if is_symbolic(d) else None
+
+    return read
+
+
+def expr_maker(make_dim: Callable[[int], D], unknown: D | None) -> Callable[[DimExpr], D]:
+    """``make_expr`` for the same callers: a constant by ``make_dim``, one symbol as its key,
+    any other expression ``unknown``."""
+
+    def make(e: DimExpr) -> D:
+        c = e.constant
+        if c is not None:
+            return make_dim(c)
+        key = e.single_symbol
+        return key if key is not None else unknown  # type: ignore[return-value]
+
+    return make
+
+
+def int_expr(d: object) -> DimExpr | None:
+    """The expression of an int dim (the runtime's dim item); ``None`` for anything else."""
+    return DimExpr.const(d) if isinstance(d, int) and not isinstance(d, bool) else None
+
+
+def expr_int(e: DimExpr) -> int:
+    """The runtime's dim for an expression: its constant (the runtime has no symbols)."""
+    c = e.constant
+    if c is None:
+        raise ValueError(f"dim expression {e} has symbols; the runtime needs sizes")
+    return c
+
+
+def never_divides(num: DimExpr, den: DimExpr) -> bool:
+    """Whether the constant ``den`` divides ``num`` for no size of its symbols
+    (``2 * B + 1`` by 2).
+
+    >>> B = DimExpr.symbol("B")
+    >>> never_divides(2 * B + 1, DimExpr.const(2)), never_divides(3 * B + 1, DimExpr.const(2))
+    (True, False)
+    """
+    c = den.constant
+    if c is None or c == 0:
+        return False
+    g = abs(c)
+    for mono, coef in num.terms.items():
+        if mono:
+            g = gcd(g, coef)
+    return num.terms.get((), 0) % g != 0
