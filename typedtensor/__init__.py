@@ -11,6 +11,9 @@ from __future__ import annotations
 from ._backend import get_backend, set_backend, use_backend
 from ._creation import arange, asarray, empty, full, ones, random, tensor, zeros
 from ._dask import from_zarr
+
+# dim expressions (issue 31): arithmetic on dims in annotations
+from ._dims import Add, FloorDiv, Mul, Sub
 from ._dtypes import (
     ComplexFloating,
     DType,
@@ -103,6 +106,11 @@ from .scans import cumprod, cumsum, cumulative_prod, cumulative_sum, nancumprod,
 __version__ = "0.1.0"
 
 __all__ = [
+    # dim expressions
+    "Add",
+    "FloorDiv",
+    "Mul",
+    "Sub",
     "AnyTensor",
     "Axis",
     "AxisError",

@@ -11,6 +11,7 @@ from typing import Any, Union
 from mypy.nodes import TypeInfo
 from mypy.options import Options
 from mypy.plugin import (
+    AnalyzeTypeContext,
     AttributeContext,
     FunctionContext,
     FunctionSigContext,
@@ -243,6 +244,14 @@ class TypedTensorPlugin(Plugin):
         if fullname not in self._functions:
             return None
         return self._resolve(self._functions, fullname)
+
+    def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
+        """``tt.Add/Sub/Mul/FloorDiv[A, B]``: read into one canonical spelling."""
+        if fullname not in names.DIM_EXPRESSIONS:
+            return None
+        from ._dimexprs import analyze_dim_expression
+
+        return analyze_dim_expression(fullname)
 
     @staticmethod
     def _resolve(table: dict[str, Entry], key: str) -> Hook:

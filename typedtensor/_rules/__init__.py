@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from .axes import normalize_axes, reduce_shape
 from .broadcast import broadcast_shapes, reduce_to_shape
+from .dimexpr import DimExpr, FloorDivAtom, Relation, Symbol, relation
 from .dtypes import (
     DTYPE_NAMES,
     BinaryRule,
@@ -92,6 +93,11 @@ __all__ = [
     "BroadcastError",
     "DTYPE_NAMES",
     "DTypeRule",
+    "DimExpr",
+    "FloorDivAtom",
+    "Relation",
+    "Symbol",
+    "relation",
     "DuplicateAxisError",
     "DTypeArgumentError",
     "EmptyReductionError",

@@ -383,9 +383,11 @@ class Relation(Enum):
 
 def relation(a: DimExpr, b: DimExpr) -> Relation:
     """Whether ``a == b`` for every size of the symbols: ``EQUAL`` (same canonical form),
-    ``DIFFERENT`` (they differ for every integer size: their difference is a nonzero
-    constant plus terms whose coefficients share a factor that does not divide it) or
-    ``UNKNOWN``.
+    ``DIFFERENT`` (they differ for every size >= 1 of the symbols: their difference is a
+    polynomial in symbols whose coefficients have one sign, or a nonzero constant plus terms
+    whose coefficients share a factor that does not divide it) or ``UNKNOWN``. (A symbol of
+    size 0 can make ``3 * B`` and ``4 * B`` equal; the rules reject both pairs, the relation
+    only picks the error.)
 
     >>> B = DimExpr.symbol("B")
     >>> relation(B + B, 2 * B).value, relation(B + 1, B).value, relation(2 * B, 3).value
@@ -396,6 +398,9 @@ def relation(a: DimExpr, b: DimExpr) -> Relation:
     diff = a - b
     if not diff.terms:
         return Relation.EQUAL
+    signs = {coef > 0 for coef in diff.terms.values()}
+    if len(signs) == 1 and all(isinstance(x, Symbol) for x in diff.atoms()):
+        return Relation.DIFFERENT  # a polynomial with one sign is not 0 for sizes >= 1
     c = diff.terms.get((), 0)
     g = 0
     for mono, coef in diff.terms.items():
