@@ -23,8 +23,9 @@ Left = TypeVar("Left")
 Right = TypeVar("Right")
 
 
-class _DimExpression(Generic[Left, Right]):
-    """A marker in types; never instantiated."""
+class _DimExpression(int, Generic[Left, Right]):
+    """A marker in types; never instantiated. An ``int`` for the checkers, so that
+    ``x.shape[0] * 2`` (typed ``Mul[L[2], B]`` by the plugin) is an ``int`` value."""
 
     def __new__(cls, *args: object, **kwargs: object) -> _DimExpression[Left, Right]:
         raise TypeError(f"{cls.__name__} is a dim expression for annotations; it has no instances")

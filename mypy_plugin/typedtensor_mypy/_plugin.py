@@ -91,6 +91,7 @@ def _attribute_table() -> dict[str, Entry]:
     table["ndim"] = _Deferred("_indexing", "ndim_hook")
     table["T"] = _Deferred("_manipulation", "transpose_attribute_hook")
     table["mT"] = _Deferred("_manipulation", "matrix_transpose_attribute_hook")
+    table["shape"] = _Deferred("_dim_values", "shape_attribute_hook")
     return table
 
 
@@ -198,6 +199,9 @@ class TypedTensorPlugin(Plugin):
         if fullname in answers:
             return answers[fullname]
         cls, _, method = fullname.rpartition(".")
+        if fullname in _INT_OPERATORS:  # x.shape[0] * 2: a dim expression
+            hook = answers[fullname] = _int_operator_hook(fullname)
+            return hook
         if method not in self._methods or cls.startswith("builtins."):
             answers[fullname] = None  # no hook by that name / `1 + 2`: never a Tensor
             return None
@@ -269,6 +273,23 @@ class TypedTensorPlugin(Plugin):
             return False
         owner = node.get_containing_type_info(method)
         return owner is not None and owner.fullname == names.TENSOR
+
+
+#: ``int`` dunders whose operands may be dims (``x.shape[0] * 2``), as mypy names them for an
+#: int receiver, a TypeVar bound to int and an expression value (``tt.Mul[L[2], B]``)
+_INT_OPERATORS = frozenset(
+    name
+    for op in ("add", "sub", "mul", "floordiv")
+    for dunder in (f"__{op}__", f"__r{op}__")
+    for owner in (names.INT, *names.DIM_EXPRESSIONS)
+    for name in (f"{owner}.{dunder}", f"{dunder} of int")
+)
+
+
+def _int_operator_hook(fullname: str) -> Hook:
+    from ._dim_values import INT_OPERATORS, int_operator_hook
+
+    return guarded(int_operator_hook(*INT_OPERATORS[fullname]))
 
 
 def _signature_hook(single_axis: bool) -> SignatureHook:

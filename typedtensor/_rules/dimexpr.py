@@ -225,7 +225,7 @@ class DimExpr:
         terms = dict(self.terms)
         for mono, coef in o.terms.items():
             terms[mono] = terms.get(mono, 0) + coef
-        return DimExpr(terms)
+        return DimExpr(terms)._cancel_exact()
 
     __radd__ = __add__
 
