@@ -6,18 +6,22 @@ marker, or another expression), nestable: a function can declare
 dim expressions in canonical form (``Mul[B, L[2]]`` and ``Mul[L[2], B]`` are one type,
 ``Mul[L[2], L[3]]`` is ``Literal[6]``) and prints them as Python arithmetic (``2 * B``,
 ``D // 8``, ``B + N``). A ``FloorDiv[P, Q]`` dim of a tensor denotes an exact division (the
-reshapes and splits that make one check it at run time, ``@tt.shapecheck`` checks it at a
-function's boundary), so ``FloorDiv[D, H]`` times ``H`` is ``D``. Other checkers (pyright)
-accept them as opaque dims.
+reshapes and splits that make one check it at run time, ``x.assert_shape`` checks it), so
+``FloorDiv[D, H]`` times ``H`` is ``D``. ``@tt.shapecheck`` and ``x.assert_shape`` check the
+value of every expression dim once its symbols are bound by plain dims. Other checkers
+(pyright) accept them as opaque dims.
 """
 
 from __future__ import annotations
 
-from typing import Generic
+import typing
+from typing import Generic, Literal, get_args, get_origin
 
 from typing_extensions import TypeVar
 
-__all__ = ["Add", "DIM_EXPRESSIONS", "FloorDiv", "Mul", "Sub"]
+from ._rules.dimexpr import DimExpr
+
+__all__ = ["Add", "DIM_EXPRESSIONS", "FloorDiv", "Mul", "Sub", "annotation_expr"]
 
 Left = TypeVar("Left")
 Right = TypeVar("Right")
@@ -51,3 +55,39 @@ class FloorDiv(_DimExpression[Left, Right]):
 
 #: class -> the Python operator it spells (printing, run-time checks)
 DIM_EXPRESSIONS: dict[type, str] = {Add: "+", Sub: "-", Mul: "*", FloorDiv: "//"}
+
+
+def annotation_expr(
+    item: object,
+    name: typing.Callable[[object], str],
+    is_marker: typing.Callable[[object], bool] = lambda d: False,
+) -> DimExpr | None:
+    """A dim of an annotation at run time as an expression: ``Literal[n]`` a constant, a
+    TypeVar or a marker (``is_marker``: a ``tt.Dim`` subclass) a symbol named ``name(item)``,
+    ``tt.Mul[L[2], B]`` the arithmetic (a ``FloorDiv`` exact); ``None`` for anything else.
+
+    >>> B = TypeVar("B")
+    >>> str(annotation_expr(Mul[Literal[2], B], lambda d: d.__name__))
+    '2 * B'
+    """
+    origin = get_origin(item)
+    if origin is Literal:
+        values = get_args(item)
+        ok = len(values) == 1 and type(values[0]) is int
+        return DimExpr.const(values[0]) if ok else None
+    if isinstance(item, (typing.TypeVar, TypeVar)) or is_marker(item):
+        return DimExpr.symbol(item, name(item))
+    op = DIM_EXPRESSIONS.get(origin) if isinstance(origin, type) else None
+    args = get_args(item)
+    if op is None or len(args) != 2:
+        return None
+    left, right = (annotation_expr(a, name, is_marker) for a in args)
+    if left is None or right is None:
+        return None
+    if op == "+":
+        return left + right
+    if op == "-":
+        return left - right
+    if op == "*":
+        return left * right
+    return None if right.constant == 0 else left.floordiv(right, exact=True)
