@@ -20,7 +20,9 @@ N = TypeVar("N", bound=int)
 D = TypeVar("D", bound=int)
 
 
-def f(x: Tensor[tt.float32, B, L[10]], y: Tensor[tt.float32, N, L[5]], z: Tensor[tt.float32, B, D]) -> None:
+def f(
+    x: Tensor[tt.float32, B, L[10]], y: Tensor[tt.float32, N, L[5]], z: Tensor[tt.float32, B, D]
+) -> None:
     r = x.reshape(-1, 5)
     j = tt.concatenate([r, y])
     h = z.reshape(z.shape[0], 8, -1)
