@@ -12,7 +12,7 @@ from ._backend import get_backend, set_backend, use_backend
 from ._creation import arange, asarray, empty, full, ones, random, tensor, zeros
 from ._dask import from_zarr
 
-# dim expressions (issue 31): arithmetic on dims in annotations
+# dim expressions (issue 31): arithmetic on dims in annotations, and einsum
 from ._dims import Add, FloorDiv, Mul, Sub
 from ._dtypes import (
     ComplexFloating,
@@ -37,6 +37,7 @@ from ._dtypes import (
     uint32,
     uint64,
 )
+from ._einsum import einsum
 from ._errors import AxisError, ShapeError
 from ._shapecheck import ShapeCheckError, shapecheck
 from ._tensor import AnyTensor, Axis, Dim, L2Variant, NormMode, Tensor
@@ -106,11 +107,12 @@ from .scans import cumprod, cumsum, cumulative_prod, cumulative_sum, nancumprod,
 __version__ = "0.1.0"
 
 __all__ = [
-    # dim expressions
+    # dim expressions, einsum
     "Add",
     "FloorDiv",
     "Mul",
     "Sub",
+    "einsum",
     "AnyTensor",
     "Axis",
     "AxisError",

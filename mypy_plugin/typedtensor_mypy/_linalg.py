@@ -1,17 +1,18 @@
-"""``a @ b`` and ``tt.matmul(a, b)``: the result shape by ``rules.matmul_shape`` (1-D operands
-promoted and removed, batch dims broadcast by ``_broadcasting.broadcast``), the result dtype by
-numpy's promotion, and ``typedtensor-shape`` errors for inner dims that differ."""
+"""``a @ b``, ``tt.matmul(a, b)`` and ``tt.einsum``: the result shape by ``rules.matmul_shape``
+(1-D operands promoted and removed, batch dims broadcast by ``_broadcasting.broadcast``) and
+``rules.einsum_shape``, the result dtype by numpy's promotion, and ``typedtensor-shape``
+errors for inner dims that differ."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from mypy.nodes import Context
+from mypy.nodes import ArgKind, Context
 from mypy.plugin import FunctionContext, MethodContext
 from mypy.types import Type
 
 from . import errorcodes
-from ._args import CallContext, find_arg
+from ._args import CallContext, find_arg, literal_value
 from ._broadcasting import StaticBroadcastError, broadcast, is_symbolic_dim
 from ._dtypes import elementwise_result_dtype
 from ._rules import rules
@@ -27,7 +28,7 @@ from ._tensortypes import (
     unknown_star,
 )
 
-__all__ = ["matmul_function_hook", "matmul_method_hook"]
+__all__ = ["einsum_hook", "matmul_function_hook", "matmul_method_hook"]
 
 
 def matmul_method_hook(reflected: bool) -> Callable[[MethodContext], Type]:
@@ -112,3 +113,35 @@ def matmul_type(ctx: CallContext, left: TensorView, right: TensorView, anchor: C
     if batch.exact:
         return make_tensor(left.info, dtype, Shape((*batch.prefix, *core)))
     return make_tensor(left.info, dtype, Shape(batch.prefix, batch.star, (*batch.suffix, *core)))
+
+
+def einsum_hook(ctx: FunctionContext) -> Type:
+    """``tt.einsum("bij,bjk->bik", x, y)``: the shape by ``rules.einsum_shape`` from literal
+    subscripts and operands of known rank, the dtype by numpy's promotion; a shape error
+    (``typedtensor-shape``, or ``typedtensor-symbolic`` for a symbolic dim that does not fit)
+    for dims a letter names that differ."""
+    subscripts = literal_value(find_arg(ctx, "subscripts", 0).type)
+    operands = ctx.arg_types[1] if len(ctx.arg_types) > 1 else []
+    if not isinstance(subscripts, str) or any(k == ArgKind.ARG_STAR for k in ctx.arg_kinds[1]):
+        return ctx.default_return_type
+    views = [as_tensor(t) for t in operands]
+    if not views or any(v is None or not v.shape.exact for v in views):
+        return ctx.default_return_type
+    exact = [v for v in views if v is not None]
+    dtype = exact[0].dtype
+    for v in exact[1:]:
+        dtype = elementwise_result_dtype(ctx.api, "multiply", dtype, v.dtype)
+    try:
+        dims = rules.einsum_shape(
+            subscripts,
+            [v.shape.prefix for v in exact],
+            size_of=dim_size,
+            unknown=any_dim(),
+            is_symbolic=is_symbolic_dim,
+            render_dim=render_dim,
+        )
+    except rules.ShapeMismatchError as err:
+        code = errorcodes.SYMBOLIC if err.symbolic else errorcodes.SHAPE
+        ctx.api.fail(str(err), ctx.context, code=code)
+        return ctx.default_return_type
+    return make_tensor(exact[0].info, dtype, Shape(tuple(dims)))

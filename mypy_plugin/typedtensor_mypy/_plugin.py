@@ -124,6 +124,7 @@ def _function_table() -> dict[str, Entry]:
         table[f"{names.ELEMENTWISE_MODULE}.{fn}"] = _Deferred("_elementwise", "unary_float_hook")
     table[f"{names.ELEMENTWISE_MODULE}.where"] = _Deferred("_logic", "where_hook")
     table[f"{names.LINALG_MODULE}.matmul"] = _Deferred("_linalg", "matmul_function_hook")
+    table["typedtensor._einsum.einsum"] = _Deferred("_linalg", "einsum_hook")
     manipulation: dict[str, tuple[str, tuple[object, ...]]] = {
         "transpose": ("transpose_hook", (False,)),
         "permute_dims": ("transpose_hook", (False,)),

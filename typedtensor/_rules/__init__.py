@@ -57,7 +57,7 @@ from .indexing import (
     slice_length,
 )
 from .joining import broadcast_to_shape, concat_shape, split_shape, stack_shape
-from .linalg import matmul_shape
+from .linalg import einsum_shape, matmul_shape
 from .manipulation import (
     expand_dims_shape,
     matrix_transpose_order,
@@ -126,6 +126,7 @@ __all__ = [
     "check_nonempty",
     "rank0_axis",
     "concat_shape",
+    "einsum_shape",
     "expand_dims_shape",
     "index_shape",
     "matmul_shape",

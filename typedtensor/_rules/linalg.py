@@ -1,4 +1,4 @@
-"""Linear algebra shapes: ``matmul_shape`` (numpy's ``matmul``/``@``)."""
+"""Linear algebra shapes: ``matmul_shape`` (numpy's ``matmul``/``@``) and ``einsum_shape``."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from .broadcast import broadcast_shapes
-from .errors import BroadcastError, MatmulShapeError
+from .errors import BroadcastError, MatmulShapeError, ShapeMismatchError, SymbolicBroadcastError
 
-__all__ = ["matmul_shape"]
+__all__ = ["einsum_shape", "matmul_shape"]
 
 D = TypeVar("D")
 
@@ -94,3 +94,138 @@ def matmul_shape(
     rows = (a[-2],) if len(a) >= 2 else ()
     cols = (b[-1],) if len(b) >= 2 else ()
     return (*batch, *rows, *cols)
+
+
+# ---------------------------------------------------------------------------------- einsum
+def _einsum_terms(subscripts: str, count: int) -> tuple[list[str], str | None]:
+    """The input terms and the output term (``None``: implicit) of ``subscripts``."""
+    text = subscripts.replace(" ", "")
+    inputs, arrow, output = text.partition("->")
+    terms = inputs.split(",")
+    if len(terms) != count:
+        raise ShapeMismatchError(
+            f"einsum subscripts {subscripts!r} name {len(terms)} operand"
+            f"{'s' if len(terms) != 1 else ''} but {count} were given"
+        )
+    for term in [*terms, *([output] if arrow else [])]:
+        letters = term.replace("...", "", 1)
+        if not all(c.isascii() and c.isalpha() for c in letters):
+            raise ShapeMismatchError(
+                f"einsum subscripts {subscripts!r}: {term!r} may hold only letters and one '...'"
+            )
+    return terms, (output if arrow else None)
+
+
+def einsum_shape(
+    subscripts: str,
+    shapes: Sequence[Sequence[D]],
+    size_of: Callable[[D], int | None] = _int_size,
+    unknown: D | None = None,
+    is_symbolic: Callable[[D], bool] = _never_symbolic,
+    render_dim: Callable[[D], str] | None = None,
+) -> tuple[D, ...]:
+    """Result shape of ``einsum(subscripts, *operands)`` (numpy's rules): each letter names a
+    dim; a letter repeated in one operand (a diagonal) needs equal dims, across operands the
+    dims broadcast (1 yields, symbols only with themselves); ``...`` dims broadcast; the
+    implicit output is ``...`` then the letters used once, sorted. Raises
+    ``ShapeMismatchError`` (``symbolic`` where a symbolic dim does not fit).
+
+    >>> einsum_shape("ij,jk->ik", [(2, 3), (3, 4)]), einsum_shape("ii", [(3, 3)])
+    ((2, 4), ())
+    >>> einsum_shape("...ij,...jk", [(5, 2, 3), (3, 4)])
+    (5, 2, 4)
+    """
+    text = render_dim or (lambda d: str(size_of(d) if size_of(d) is not None else d))
+    terms, output = _einsum_terms(subscripts, len(shapes))
+    bound: dict[str, D] = {}
+    ellipses: list[Sequence[D]] = []
+    for n, (term, dims) in enumerate(zip(terms, shapes, strict=True)):
+        letters = term.replace("...", "", 1)
+        has_ellipsis = "..." in term
+        if len(letters) > len(dims) or (not has_ellipsis and len(letters) != len(dims)):
+            raise ShapeMismatchError(
+                f"einsum subscripts {subscripts!r}: operand {n} has {len(dims)} dims but "
+                f"{term!r} names {len(letters)}"
+            )
+        head = term.index("...") if has_ellipsis else len(letters)
+        spread = len(dims) - len(letters)
+        ellipses.append(dims[head : head + spread])
+        named = list(dims[:head]) + list(dims[head + spread :])
+        own: dict[str, D] = {}
+        for letter, d in zip(letters, named, strict=True):
+            if letter in own:  # a diagonal: equal sizes, no broadcasting
+                merged = _diagonal(own[letter], d, size_of, is_symbolic)
+                if merged is None:
+                    raise ShapeMismatchError(
+                        f"einsum subscripts {subscripts!r}: operand {n} repeats {letter!r} over "
+                        f"dims {text(own[letter])} and {text(d)}, which differ",
+                        symbolic=size_of(own[letter]) is None or size_of(d) is None,
+                    )
+                own[letter] = merged
+            else:
+                own[letter] = d
+        for letter, d in own.items():
+            if letter not in bound:
+                bound[letter] = d
+                continue
+            try:
+                (bound[letter],) = broadcast_shapes(
+                    (bound[letter],),
+                    (d,),
+                    size_of=size_of,
+                    unknown=unknown,
+                    is_symbolic=is_symbolic,
+                    render_dim=render_dim,
+                )
+            except BroadcastError as err:
+                raise ShapeMismatchError(
+                    f"einsum subscripts {subscripts!r}: {letter!r} is {text(bound[letter])} in "
+                    f"an earlier operand but {text(d)} in operand {n}; the dims a letter names "
+                    "must be equal (or 1)",
+                    symbolic=isinstance(err, SymbolicBroadcastError),
+                ) from None
+    try:
+        spread_dims = broadcast_shapes(
+            *ellipses,
+            size_of=size_of,
+            unknown=unknown,
+            is_symbolic=is_symbolic,
+            render_dim=render_dim,
+        )
+    except BroadcastError as err:
+        raise ShapeMismatchError(
+            f"einsum subscripts {subscripts!r}: the '...' dims do not broadcast: {err}",
+            symbolic=isinstance(err, SymbolicBroadcastError),
+        ) from None
+    if output is None:
+        used = "".join(terms).replace("...", "")
+        output = "..." + "".join(sorted(c for c in set(used) if used.count(c) == 1))
+    out_letters = output.replace("...", "", 1)
+    for letter in out_letters:
+        if letter not in bound:
+            raise ShapeMismatchError(
+                f"einsum subscripts {subscripts!r}: output letter {letter!r} names no input dim"
+            )
+        if out_letters.count(letter) > 1:
+            raise ShapeMismatchError(
+                f"einsum subscripts {subscripts!r}: output letter {letter!r} appears twice"
+            )
+    spread_at = output.index("...") if "..." in output else None
+    result = [bound[c] for c in out_letters]
+    if spread_at is not None:
+        result[spread_at:spread_at] = spread_dims  # an output without '...' sums those dims
+    return tuple(result)
+
+
+def _diagonal(
+    a: D, b: D, size_of: Callable[[D], int | None], is_symbolic: Callable[[D], bool]
+) -> D | None:
+    """The dim of a diagonal over ``a`` and ``b`` (equal sizes), ``None`` if they differ."""
+    sa, sb = size_of(a), size_of(b)
+    if sa is not None and sb is not None:
+        return a if sa == sb else None
+    if a == b:
+        return a
+    if (sa is None and is_symbolic(a)) or (sb is None and is_symbolic(b)):
+        return None  # a symbol equals only itself
+    return a if sa is not None else b
