@@ -12,7 +12,6 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
 from test_readme import REPO, Block, _check, _instrument, _readme_exception, _runnable, normalize
 
 DOC = REPO / "docs" / "dims.md"
