@@ -84,10 +84,4 @@ def annotation_expr(
     left, right = (annotation_expr(a, name, is_marker) for a in args)
     if left is None or right is None:
         return None
-    if op == "+":
-        return left + right
-    if op == "-":
-        return left - right
-    if op == "*":
-        return left * right
-    return None if right.constant == 0 else left.floordiv(right, exact=True)
+    return left.apply(op, right, exact=True)

@@ -53,12 +53,8 @@ def _operand(t: Type) -> DimExpr | None:
 
 def _combine(op: str, a: DimExpr, b: DimExpr) -> DimExpr | None:
     """``a op b``; a floor division only where it is exact (or of two constants)."""
-    if op == "+":
-        return a + b
-    if op == "-":
-        return a - b
-    if op == "*":
-        return a * b
+    if op != "//":
+        return a.apply(op, b)
     n, d = a.constant, b.constant
     if d == 0:
         return None

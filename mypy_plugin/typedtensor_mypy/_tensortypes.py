@@ -199,15 +199,7 @@ def dim_expr(dim: Type) -> DimExpr | None:
     left, right = dim_expr(p.args[0]), dim_expr(p.args[1])
     if op is None or left is None or right is None:
         return None
-    if op == "+":
-        return left + right
-    if op == "-":
-        return left - right
-    if op == "*":
-        return left * right
-    if right.constant == 0:
-        return None
-    return left.floordiv(right, exact=True)
+    return left.apply(op, right, exact=True)
 
 
 def expr_dim(

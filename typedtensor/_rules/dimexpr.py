@@ -286,6 +286,19 @@ class DimExpr:
                 return inner.num.floordiv(inner.den * den, exact and inner.exact)
         return DimExpr({(FloorDivAtom(self, den, exact),): 1})
 
+    def apply(self, op: str, other: Operand, exact: bool = False) -> DimExpr | None:
+        """``self op other`` for ``op`` one of ``+ - * //`` (``exact`` as in ``floordiv``);
+        ``None`` for a division by 0. ``B.apply("*", 2) == 2 * B``."""
+        if op == "+":
+            return self + other
+        if op == "-":
+            return self - other
+        if op == "*":
+            return self * other
+        if DimExpr.of(other).constant == 0:
+            return None
+        return self.floordiv(other, exact)
+
     def divide_exactly(self, den: Operand) -> DimExpr | None:
         """The polynomial ``q`` with ``q * den == self`` when the division is exact as
         polynomials (a monomial denominator, or a constant multiple), else ``None``.
