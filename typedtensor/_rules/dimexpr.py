@@ -33,10 +33,8 @@ __all__ = [
     "Relation",
     "Symbol",
     "cancel_common",
-    "expr_int",
     "expr_maker",
     "expr_reader",
-    "int_expr",
     "never_divides",
     "product",
     "relation",
@@ -498,19 +496,6 @@ def expr_maker(make_dim: Callable[[int], D], unknown: D | None) -> Callable[[Dim
         return key if key is not None else unknown  # type: ignore[return-value]
 
     return make
-
-
-def int_expr(d: object) -> DimExpr | None:
-    """The expression of an int dim (the runtime's dim item); ``None`` for anything else."""
-    return DimExpr.const(d) if isinstance(d, int) and not isinstance(d, bool) else None
-
-
-def expr_int(e: DimExpr) -> int:
-    """The runtime's dim for an expression: its constant (the runtime has no symbols)."""
-    c = e.constant
-    if c is None:
-        raise ValueError(f"dim expression {e} has symbols; the runtime needs sizes")
-    return c
 
 
 def never_divides(num: DimExpr, den: DimExpr) -> bool:
