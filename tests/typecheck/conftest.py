@@ -91,7 +91,8 @@ def dim_value(revealed: str, bindings: dict[str, int]) -> int:
         Mul=_Subscripted(operator.mul),
         FloorDiv=_Subscripted(operator.floordiv),
     )
-    names = {"typedtensor": types.SimpleNamespace(_dims=dims), "Literal": _Subscripted(int)}
+    names: dict[str, object] = {**bindings}  # a TypeVar is revealed by its bare name
+    names.update(typedtensor=types.SimpleNamespace(_dims=dims), Literal=_Subscripted(int))
     for module in {m.group(1) for m in re.finditer(r"\b(\w+)\.\w+", revealed)}:
         if module not in names:  # the module of the symbols: corpus_mod.Bm
             names[module] = types.SimpleNamespace(**bindings)
