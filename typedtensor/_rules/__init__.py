@@ -46,6 +46,7 @@ from .errors import (
     ShapeMismatchError,
     SliceStepError,
     SymbolicBroadcastError,
+    SymbolicIndexError,
     valid_axes_text,
 )
 from .indexing import (
@@ -116,6 +117,7 @@ __all__ = [
     "ShapeMismatchError",
     "SliceStepError",
     "SymbolicBroadcastError",
+    "SymbolicIndexError",
     "UnknownInt",
     "UnknownSlice",
     "assign_check",
