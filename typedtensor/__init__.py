@@ -12,6 +12,9 @@ from __future__ import annotations
 from ._backend import get_backend, set_backend, use_backend
 from ._creation import arange, asarray, empty, full, ones, random, tensor, zeros
 from ._dask import from_zarr
+
+# dim expressions (issue 31): arithmetic on dims in annotations, and einsum
+from ._dims import Add, FloorDiv, Mul, Sub
 from ._dtypes import (
     ComplexFloating,
     DType,
@@ -350,6 +353,11 @@ __all__ = [
     "tanh",
     "true_divide",
     "trunc",
+    # dim expressions (issue 31)
+    "Add",
+    "FloorDiv",
+    "Mul",
+    "Sub",
     "AnyTensor",
     "Axis",
     "AxisError",

@@ -34,13 +34,20 @@ if TYPE_CHECKING:
     from mypy.nodes import Expression, MypyFile, Node
     from mypy.options import Options
     from mypy.plugin import Plugin
-    from mypy.types import Type
+    from mypy.types import Instance, Type
 
 __all__ = ["main", "render_type", "shapes"]
 
 PLUGIN = "typedtensor_mypy"
 _TENSOR = "typedtensor._tensor.Tensor"
 _DTYPES = "typedtensor._dtypes."
+#: the dim expression classes -> (operator, precedence): printed as Python arithmetic
+_DIM_OPERATORS = {
+    "typedtensor._dims.Add": ("+", 1),
+    "typedtensor._dims.Sub": ("-", 1),
+    "typedtensor._dims.Mul": ("*", 2),
+    "typedtensor._dims.FloorDiv": ("//", 2),
+}
 _MESSAGE = re.compile(
     r"^(?P<path>.+?):(?P<line>\d+): (?P<severity>error|note|warning): (?P<msg>.*)$"
 )
@@ -408,6 +415,8 @@ def render_type(typ: Type) -> str:
         if p.type.fullname == _TENSOR:
             return "Tensor[" + ", ".join(_render_dim(a) for a in p.args) + "]"
         name = p.type.fullname
+        if name in _DIM_OPERATORS and len(p.args) == 2:
+            return _render_expression(p)
         if name.startswith(_DTYPES):
             return name[len(_DTYPES) :]
         if p.last_known_value is not None:
@@ -441,3 +450,21 @@ def render_type(typ: Type) -> str:
 
 def _render_dim(typ: Type) -> str:
     return render_type(typ)
+
+
+def _render_expression(p: Instance) -> str:
+    """``tt.Add[tt.Mul[L[2], B], N]`` as ``2 * B + N``; an operand in parentheses where
+    Python's precedence needs them (``2 * (D // 8)``, ``B - (N + 1)``)."""
+    from mypy import types as t
+
+    op, level = _DIM_OPERATORS[p.type.fullname]
+    parts = []
+    for side, arg in enumerate(p.args):
+        inner = t.get_proper_type(arg)
+        text = render_type(inner)
+        if isinstance(inner, t.Instance) and inner.type.fullname in _DIM_OPERATORS:
+            inner_level = _DIM_OPERATORS[inner.type.fullname][1]
+            if inner_level < level or (side == 1 and inner_level == level) or op == "//":
+                text = f"({text})"
+        parts.append(text)
+    return f"{parts[0]} {op} {parts[1]}"

@@ -19,6 +19,7 @@ from typing import Any, Literal, TypeVar, cast, get_args, get_origin
 
 import typing_extensions
 
+from ._dims import DIM_EXPRESSIONS, annotation_expr
 from ._dtypes import (
     ComplexFloating,
     DType,
@@ -117,6 +118,10 @@ def _mentions_arrays(ann: object) -> bool:
     return any(_mentions_arrays(a) for a in get_args(ann) if not isinstance(a, (str, int)))
 
 
+def _is_dim(d: object) -> bool:
+    return isinstance(d, type) and issubclass(d, Dim)
+
+
 def _dim_name(name: str) -> str:
     # a leading "_" means "unchecked dim" to jaxtyping; keep such names checked
     stripped = name.lstrip("_")
@@ -149,6 +154,11 @@ def _dim_tokens(item: object, where: str) -> list[str]:
         return [_dim_name(item.__name__)]
     if isinstance(item, type) and issubclass(item, Dim):
         return [_dim_name(item.__name__)]
+    if get_origin(item) in DIM_EXPRESSIONS:  # tt.Mul[L[2], B]: jaxtyping evaluates "2*B"
+        expr = annotation_expr(item, lambda d: _dim_name(getattr(d, "__name__", str(d))), _is_dim)
+        if expr is None:
+            raise TypeError(f"{where}: cannot check dim {item!r}; its arguments must be dims")
+        return [str(expr).replace(" ", "")]
     if _is_unpack(item):
         target = _unpacked_target(item)
         if isinstance(
@@ -250,6 +260,9 @@ def _translate(ann: object, where: str) -> Any:
 def _show_dim(item: object) -> str:
     if item is Any or item is int:
         return "?"
+    if get_origin(item) in DIM_EXPRESSIONS:
+        expr = annotation_expr(item, lambda d: str(getattr(d, "__name__", d)), _is_dim)
+        return str(expr) if expr is not None else repr(item)
     if get_origin(item) is Literal:
         return ", ".join(map(str, get_args(item)))
     if _is_unpack(item):

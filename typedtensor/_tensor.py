@@ -19,6 +19,7 @@ from ._arguments import _raise_rule_error as _raise_rule_error
 from ._arguments import _real as _real
 from ._arguments import _shape_tuple as _shape_tuple
 from ._dask import is_dask_array as _is_dask_array
+from ._dims import DIM_EXPRESSIONS, annotation_expr
 from ._dtypes import _CLASS_OF_NUMPY_DTYPE, DType, as_dtype_class, dtype_class_of
 from ._errors import ShapeError
 from ._tensor_reductions import ReductionMethods
@@ -455,8 +456,12 @@ def check_shape(actual: tuple[int, ...], declared: Sequence[object]) -> None:
             f"got rank {len(actual)} with shape {actual}"
         )
     bound: dict[object, int] = {}
+    expressions: list[tuple[int, int, object]] = []
     for i, (size, want) in enumerate(zip(actual, declared, strict=True)):
         if want is None:
+            continue
+        if typing.get_origin(want) in DIM_EXPRESSIONS:  # checked once every symbol is bound
+            expressions.append((i, size, want))
             continue
         if isinstance(want, (int, np.integer)) and not isinstance(want, bool):
             if size != want:
@@ -474,12 +479,71 @@ def check_shape(actual: tuple[int, ...], declared: Sequence[object]) -> None:
             bound[want] = size
             continue
         raise TypeError(
-            f"declared dim {want!r} must be an int, None, a TypeVar or a tt.Dim subclass"
+            f"declared dim {want!r} must be an int, None, a TypeVar, a tt.Dim subclass or a "
+            "dim expression (tt.Mul[L[2], B])"
+        )
+    for i, size, want in expressions:
+        _check_expression_dim(i, size, want, bound, actual, declared)
+
+
+def _check_expression_dim(
+    i: int,
+    size: int,
+    want: object,
+    bound: dict[object, int],
+    actual: tuple[int, ...],
+    declared: Sequence[object],
+) -> None:
+    """Dim ``i`` of size ``size`` against the declared expression ``want`` (``2 * B``), each
+    symbol bound by a plain dim; an exact division must divide."""
+    expr = annotation_expr(want, _name, _is_marker)
+    if expr is None:
+        raise TypeError(f"declared dim {want!r}: the arguments of a dim expression must be dims")
+    missing = sorted(s.name for s in expr.symbols() if s.key not in bound)
+    if missing:
+        raise TypeError(
+            f"declared dim {expr} uses {', '.join(missing)}, which no plain dim binds; "
+            f"declare {missing[0]} as a dim of its own too"
+        )
+    values = ", ".join(f"{s.name} = {bound[s.key]}" for s in sorted(expr.symbols(), key=_sym_key))
+    for atom in _exact_divisions(expr):
+        num, den = (
+            atom.num.evaluate(lambda s: bound[s.key]),
+            atom.den.evaluate(lambda s: bound[s.key]),
+        )
+        if den == 0 or num % den:
+            raise ShapeError(
+                f"dim {i}: {atom!r} is not an exact division for {values} ({num} is not a "
+                f"multiple of {den}): got shape {actual}, expected {_show(declared)}"
+            )
+    value = expr.evaluate(lambda s: bound[s.key])
+    if value != size:
+        raise ShapeError(
+            f"dim {i} is {size} but {expr} = {value} for {values}: got shape {actual}, "
+            f"expected {_show(declared)}"
         )
 
 
+def _sym_key(s: Any) -> str:
+    return str(s.name)
+
+
+def _exact_divisions(expr: Any) -> list[Any]:
+    """The exact floor divisions in ``expr``, nested ones too."""
+    found = []
+    for atom in expr.atoms():
+        if getattr(atom, "exact", False):
+            found.append(atom)
+            found += _exact_divisions(atom.num) + _exact_divisions(atom.den)
+    return found
+
+
 def _is_symbol(d: object) -> bool:
-    return isinstance(d, (typing.TypeVar, TypeVar)) or (isinstance(d, type) and issubclass(d, Dim))
+    return isinstance(d, (typing.TypeVar, TypeVar)) or _is_marker(d)
+
+
+def _is_marker(d: object) -> bool:
+    return isinstance(d, type) and issubclass(d, Dim)
 
 
 def _name(d: object) -> str:
@@ -487,8 +551,15 @@ def _name(d: object) -> str:
 
 
 def _show(dims: Sequence[object]) -> str:
-    parts = ("?" if d is None else str(d) if isinstance(d, int) else _name(d) for d in dims)
+    parts = ("?" if d is None else str(d) if isinstance(d, int) else _show_one(d) for d in dims)
     return "(" + ", ".join(parts) + ")"
+
+
+def _show_one(d: object) -> str:
+    expr = (
+        annotation_expr(d, _name, _is_marker) if typing.get_origin(d) in DIM_EXPRESSIONS else None
+    )
+    return str(expr) if expr is not None else _name(d)
 
 
 # shape manipulation lives in its own module, which imports this one: bound after Tensor

@@ -40,11 +40,16 @@ class StaticBroadcastError(Exception):
 
 
 def is_symbolic_dim(dim: Type) -> bool:
-    """A TypeVar or a ``tt.Dim`` marker class (not ``Any``, not a literal size)."""
+    """A TypeVar, a ``tt.Dim`` marker class or an expression of them (``tt.Mul[L[2], B]``);
+    not ``Any``, not a literal size."""
     p = get_proper_type(dim)
     if isinstance(p, TypeVarType):
         return True
-    return isinstance(p, Instance) and p.type.has_base(names.DIM) and p.type.fullname != names.DIM
+    if not isinstance(p, Instance):
+        return False
+    if p.type.fullname in names.DIM_EXPRESSIONS:  # 2 * B, D // 8: symbolic as a whole
+        return True
+    return p.type.has_base(names.DIM) and p.type.fullname != names.DIM
 
 
 def _bcast(a: tuple[Type, ...], b: tuple[Type, ...]) -> tuple[Type, ...]:

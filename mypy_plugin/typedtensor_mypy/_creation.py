@@ -37,7 +37,7 @@ from ._broadcasting import is_symbolic_dim
 from ._dtypes import dtype_instance, scalar_kind
 from ._tensortypes import Shape, any_dim, as_tensor, literal_dim, make_tensor, render_tensor
 
-__all__ = ["arange_hook", "assert_shape_hook", "shape_constructor_hook", "tensor_hook"]
+__all__ = ["arange_hook", "assert_shape_hook", "shape_constructor_hook", "size_dim", "tensor_hook"]
 
 _FULL_DEFAULT = {"int": "int64", "float": "float64", "complex": "complex128", "bool": "bool"}
 
@@ -67,9 +67,16 @@ def _dims_from_literal(ctx: FunctionContext, name: str) -> tuple[Type, ...] | No
         for item in p.items:
             v = literal_value(item)
             ok = isinstance(v, int) and not isinstance(v, bool) and v >= 0
-            out.append(literal_dim(ctx.api, v) if ok else any_dim())  # type: ignore[arg-type]
+            out.append(literal_dim(ctx.api, v) if ok else size_dim(item))  # type: ignore[arg-type]
         return tuple(out)
+    if p is not None and is_symbolic_dim(p):  # tt.zeros(x.shape[0])
+        return (p,)
     return None
+
+
+def size_dim(t: Type) -> Type:
+    """A size typed by a dim (``x.shape[0]``, ``x.shape[0] * 2``) is that dim; else ``Any``."""
+    return t if is_symbolic_dim(t) else any_dim()
 
 
 def shape_constructor_hook(fn: str) -> Callable[[FunctionContext], Type]:
@@ -95,9 +102,13 @@ def shape_constructor_hook(fn: str) -> Callable[[FunctionContext], Type]:
 
 
 def arange_hook(ctx: FunctionContext) -> Type:
-    """``tt.arange(5)`` is ``Tensor[int64, Literal[5]]``."""
+    """``tt.arange(5)`` is ``Tensor[int64, Literal[5]]``, ``tt.arange(x.shape[0])`` is
+    ``Tensor[int64, B]``."""
     default = as_tensor(ctx.default_return_type)
-    n = literal_value(find_arg(ctx, "n", 0).type)
+    n_type = find_arg(ctx, "n", 0).type
+    n = literal_value(n_type)
+    if default is not None and n_type is not None and is_symbolic_dim(n_type):
+        return make_tensor(default.info, default.dtype, Shape((n_type,)))  # tt.arange(x.shape[0])
     if default is None or not isinstance(n, int) or isinstance(n, bool) or n < 0:
         return ctx.default_return_type
     return make_tensor(default.info, default.dtype, Shape((literal_dim(ctx.api, n),)))

@@ -158,6 +158,7 @@ def _apply(
         unknown=any_dim(),
         size_of=dim_size,
         is_symbolic=is_symbolic_dim,
+        render_dim=render_dim,
     )
     return None if result is None else tuple(result)
 
@@ -195,7 +196,10 @@ def indexed_shape(
             return None
         return Shape(prefix, shape.star, suffix)
     except (rules.IndexRangeError, rules.IndexFormError, rules.SliceStepError) as err:
-        api.fail(str(err), anchor, code=errorcodes.INDEX)
+        code = (
+            errorcodes.SYMBOLIC if isinstance(err, rules.SymbolicIndexError) else errorcodes.INDEX
+        )
+        api.fail(str(err), anchor, code=code)
         raise _RejectedError from None
 
 

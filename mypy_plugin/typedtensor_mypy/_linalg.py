@@ -1,17 +1,18 @@
-"""``a @ b`` and ``tt.matmul(a, b)``: the result shape by ``rules.matmul_shape`` (1-D operands
-promoted and removed, batch dims broadcast by ``_broadcasting.broadcast``), the result dtype by
-numpy's promotion, and ``typedtensor-shape`` errors for inner dims that differ."""
+"""``a @ b``, ``tt.matmul(a, b)`` and ``tt.einsum``: the result shape by ``rules.matmul_shape``
+(1-D operands promoted and removed, batch dims broadcast by ``_broadcasting.broadcast``) and
+``rules.einsum_shape``, the result dtype by numpy's promotion, and ``typedtensor-shape``
+errors for inner dims that differ."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from mypy.nodes import ArgKind, Context, StrExpr
+from mypy.nodes import ArgKind, Context
 from mypy.plugin import FunctionContext, MethodContext
 from mypy.types import Type
 
 from . import errorcodes
-from ._args import CallContext, find_arg
+from ._args import CallContext, find_arg, literal_value
 from ._broadcasting import StaticBroadcastError, broadcast, is_symbolic_dim
 from ._dtypes import elementwise_result_dtype
 from ._operator_errors import past_operator_trial
@@ -122,7 +123,9 @@ def einsum_hook(ctx: FunctionContext) -> Type:
     and operands whose ranks are known (``rules.einsum_shape``), the dtype numpy's promotion
     of the operands'; an error with the rule's message where a label joins dims that differ
     or the subscripts do not fit."""
-    if len(ctx.args) != 2 or len(ctx.args[0]) != 1 or not isinstance(ctx.args[0][0], StrExpr):
+    spelled = find_arg(ctx, "subscripts", 0)
+    subscripts = literal_value(spelled.type)  # a string literal, a Final or Literal name
+    if not isinstance(subscripts, str) or len(ctx.args) != 2:
         return ctx.default_return_type
     if any(kind != ArgKind.ARG_POS for kind in ctx.arg_kinds[1]):
         return ctx.default_return_type  # *operands spread from a sequence: ranks unknown
@@ -135,7 +138,7 @@ def einsum_hook(ctx: FunctionContext) -> Type:
         dtype = elementwise_result_dtype(ctx.api, "add", dtype, view.dtype)
     try:
         dims = rules.einsum_shape(
-            ctx.args[0][0].value,
+            subscripts,
             [view.shape.prefix for view in tensors],
             size_of=dim_size,
             unknown=any_dim(),
@@ -143,7 +146,7 @@ def einsum_hook(ctx: FunctionContext) -> Type:
             render_dim=render_dim,
         )
     except rules.EinsumSubscriptsError as err:
-        ctx.api.fail(str(err), ctx.args[0][0], code=errorcodes.SHAPE)
+        ctx.api.fail(str(err), spelled.anchor(ctx), code=errorcodes.SHAPE)
         return make_tensor(tensors[0].info, dtype, Shape((), unknown_star(ctx.api)))
     except rules.ShapeMismatchError as err:
         code = errorcodes.SYMBOLIC if err.symbolic else errorcodes.SHAPE

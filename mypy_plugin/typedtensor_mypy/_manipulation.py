@@ -39,8 +39,10 @@ from ._tensortypes import (
     TensorView,
     any_dim,
     as_tensor,
+    dim_expr,
     dim_size,
     literal_dim,
+    make_expr_dim,
     make_tensor,
     render_dim,
 )
@@ -90,14 +92,21 @@ def _apply(ctx: Any, anchor: Context, rule: Callable[..., Any], *args: Any, **kw
 
 
 def _dim_kwargs(ctx: Any) -> dict[str, Any]:
-    """How the rules see mypy types: sizes, symbols, new literal dims, Any."""
+    """How the rules see mypy types: sizes, symbols, new literal dims, Any, expressions."""
     return {
         "size_of": dim_size,
         "is_symbolic": is_symbolic_dim,
         "make_dim": lambda n: literal_dim(ctx.api, n),
         "unknown": any_dim(),
         "render": _show,
+        "expr_of": dim_expr,
+        "make_expr": make_expr_dim(ctx.api),
     }
+
+
+def _without(kw: dict[str, Any], *keys: str) -> dict[str, Any]:
+    """``kw`` less the arguments a rule does not take."""
+    return {k: v for k, v in kw.items() if k not in keys}
 
 
 def _result(ctx: CallContext, view: TensorView, dims: object, dtype: Type | None = None) -> Type:
@@ -348,8 +357,7 @@ def broadcast_to_hook(ctx: FunctionContext) -> Type:
     target = _shape_items(ctx, arg)
     if view is None or target is None:
         return ctx.default_return_type
-    kw = _dim_kwargs(ctx)
-    del kw["make_dim"], kw["unknown"]
+    kw = _without(_dim_kwargs(ctx), "make_dim", "unknown", "expr_of", "make_expr")
     dims = _apply(
         ctx,
         arg.anchor(ctx),
@@ -384,7 +392,15 @@ def squeeze_hook(method: bool) -> Hook:
         if view is None or axis is UNKNOWN:
             return ctx.default_return_type
         dims = _apply(
-            ctx, arg.anchor(ctx), rules.squeeze_shape, view.shape.prefix, axis, dim_size, _show
+            ctx,
+            arg.anchor(ctx),
+            rules.squeeze_shape,
+            view.shape.prefix,
+            axis,
+            dim_size,
+            _show,
+            is_symbolic_dim,
+            render_dim,
         )
         return _result(ctx, view, dims)
 
@@ -438,7 +454,7 @@ def join_hook(kind: str) -> Hook:
         kw = _dim_kwargs(ctx)
         anchor = arg.anchor(ctx) if arg.given else ctx.context
         if kind == "stack":
-            del kw["unknown"]
+            kw = _without(kw, "unknown", "expr_of", "make_expr")
             dims = _apply(ctx, anchor, rules.stack_shape, shapes, axis, render_dim=render_dim, **kw)
             if counted or dims is _FAILED:
                 return _result(ctx, views[0], dims, dtype)
@@ -462,8 +478,7 @@ def split_hook(ctx: FunctionContext) -> Type:
     sections, axis = arg_value(sec, UNKNOWN), arg_value(arg, 0)
     if view is None or sections is UNKNOWN or axis is UNKNOWN:
         return ctx.default_return_type
-    kw = _dim_kwargs(ctx)
-    del kw["is_symbolic"], kw["render"]
+    kw = _without(_dim_kwargs(ctx), "render")
     dims = _apply(ctx, sec.anchor(ctx), rules.split_shape, view.shape.prefix, sections, axis, **kw)
     if dims is _FAILED:
         return ctx.default_return_type

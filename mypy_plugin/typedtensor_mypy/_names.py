@@ -11,6 +11,15 @@ PKG_PREFIX: Final = "typedtensor."
 TENSOR: Final = "typedtensor._tensor.Tensor"
 TENSOR_BASE: Final = "typedtensor._tensor.TensorBase"
 DIM: Final = "typedtensor._tensor.Dim"
+#: the dim expression classes (``tt.Add[A, B]``...) -> the operator they spell
+DIM_EXPRESSIONS: Final = {
+    "typedtensor._dims.Add": "+",
+    "typedtensor._dims.Sub": "-",
+    "typedtensor._dims.Mul": "*",
+    "typedtensor._dims.FloorDiv": "//",
+}
+#: operator -> class
+DIM_EXPRESSION_CLASSES: Final = {op: name for name, op in DIM_EXPRESSIONS.items()}
 DTYPES_MODULE: Final = "typedtensor._dtypes"
 REDUCTIONS_MODULE: Final = "typedtensor.reductions"
 SCANS_MODULE: Final = "typedtensor.scans"

@@ -11,6 +11,7 @@ from typing import Any, Union
 from mypy.nodes import TypeInfo
 from mypy.options import Options
 from mypy.plugin import (
+    AnalyzeTypeContext,
     AttributeContext,
     FunctionContext,
     FunctionSigContext,
@@ -91,6 +92,7 @@ def _attribute_table() -> dict[str, Entry]:
     table["ndim"] = _Deferred("_indexing", "ndim_hook")
     table["T"] = _Deferred("_manipulation", "transpose_attribute_hook")
     table["mT"] = _Deferred("_manipulation", "matrix_transpose_attribute_hook")
+    table["shape"] = _Deferred("_dim_values", "shape_attribute_hook")
     return table
 
 
@@ -256,6 +258,9 @@ class TypedTensorPlugin(Plugin):
         if cls.startswith("numpy.") and method in _ORDERING:  # np.float32(1) < x
             hook = answers[fullname] = self._resolve(self._numpy_methods, method)
             return hook
+        if fullname in _INT_OPERATORS:  # x.shape[0] * 2: a dim expression
+            hook = answers[fullname] = _int_operator_hook(fullname)
+            return hook
         if method not in self._methods or cls.startswith("builtins."):
             answers[fullname] = None  # no hook by that name / `1 + 2`: never a Tensor
             return None
@@ -303,6 +308,14 @@ class TypedTensorPlugin(Plugin):
             return None
         return self._resolve(self._functions, fullname)
 
+    def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
+        """``tt.Add/Sub/Mul/FloorDiv[A, B]``: read into one canonical spelling."""
+        if fullname not in names.DIM_EXPRESSIONS:
+            return None
+        from ._dimexprs import analyze_dim_expression
+
+        return analyze_dim_expression(fullname)
+
     @staticmethod
     def _resolve(table: dict[str, Entry], key: str) -> Hook:
         """The hook in ``table[key]``, built (and stored back) on first use."""
@@ -319,6 +332,23 @@ class TypedTensorPlugin(Plugin):
             return False
         owner = node.get_containing_type_info(method)
         return owner is not None and owner.fullname == names.TENSOR
+
+
+#: ``int`` dunders whose operands may be dims (``x.shape[0] * 2``), as mypy names them for an
+#: int receiver, a TypeVar bound to int and an expression value (``tt.Mul[L[2], B]``)
+_INT_OPERATORS = frozenset(
+    name
+    for op in ("add", "sub", "mul", "floordiv")
+    for dunder in (f"__{op}__", f"__r{op}__")
+    for owner in (names.INT, *names.DIM_EXPRESSIONS)
+    for name in (f"{owner}.{dunder}", f"{dunder} of int")
+)
+
+
+def _int_operator_hook(fullname: str) -> Hook:
+    from ._dim_values import INT_OPERATORS, int_operator_hook
+
+    return guarded(int_operator_hook(*INT_OPERATORS[fullname]))
 
 
 def _signature_hook(single_axis: bool) -> SignatureHook:

@@ -9,6 +9,7 @@ from mypy.types import TupleType, Type, get_proper_type
 
 from . import errorcodes
 from ._args import UNKNOWN, CallContext, arg_value, find_arg, literal_value
+from ._creation import size_dim
 from ._dtypes import reduction_result_dtype
 from ._reductions import check_out, receiver, report_rule_error
 from ._rules import rules
@@ -88,13 +89,14 @@ def _unusable(spec: rules.ReductionSpec) -> bool:
 
 
 def _partial_target(ctx: CallContext, t: Type | None) -> Shape:
-    """A tuple target with some non-literal entries: the rank is known, those dims are Any."""
+    """A tuple target with some non-literal entries: the rank is known, those dims are the
+    dims they are typed by (``x.shape[0]``) or Any."""
     p = get_proper_type(t) if t is not None else None
     if isinstance(p, TupleType):
         dims: list[Type] = []
         for item in p.items:
             v = literal_value(item)
             ok = isinstance(v, int) and not isinstance(v, bool)
-            dims.append(literal_dim(ctx.api, v) if ok else any_dim())  # type: ignore[arg-type]
+            dims.append(literal_dim(ctx.api, v) if ok else size_dim(item))  # type: ignore[arg-type]
         return Shape(tuple(dims))
     return Shape((), unknown_star(ctx.api))

@@ -24,6 +24,7 @@ from ._tensortypes import (
     TensorView,
     any_dim,
     as_tensor,
+    dim_expr,
     dim_size,
     literal_dim,
     make_tensor,
@@ -252,21 +253,30 @@ def check_out(ctx: CallContext, op: str, result: Instance) -> None:
         and _is_concrete(want_dtype)
     ):
         problems.append("dtype")
+    code = errorcodes.SHAPE
     if out.shape.exact and want.shape.exact:
         a, b = out.shape.prefix, want.shape.prefix
-        if len(a) != len(b) or any(
-            dim_size(x) is not None and dim_size(y) is not None and dim_size(x) != dim_size(y)
-            for x, y in zip(a, b, strict=False)
-        ):
+        found = {_dims_relation(x, y) for x, y in zip(a, b, strict=False)}
+        if len(a) != len(b) or rules.Relation.DIFFERENT in found:
             problems.append("shape")
+        elif rules.Relation.UNKNOWN in found:  # a symbol against another dim: the symbolic rule
+            problems.append("shape")
+            code = errorcodes.SYMBOLIC if problems == ["shape"] else code
     if problems:
         ctx.api.fail(
             f"out= has type {render_tensor(out.dtype, out.shape.items)} but {op} produces "
             f"{render_tensor(want.dtype, want.shape.items)}; allocate out with exactly the "
             f"result {' and '.join(problems)}",
             arg.anchor(ctx),
-            code=errorcodes.SHAPE,
+            code=code,
         )
+
+
+def _dims_relation(x: Type, y: Type) -> object:
+    """Whether two dims are provably equal, provably different or not provably either
+    (``None`` where one is unknown)."""
+    ex, ey = dim_expr(x), dim_expr(y)
+    return None if ex is None or ey is None else rules.relation(ex, ey)
 
 
 def _is_concrete(t: Instance) -> bool:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 from mypy.lookup import lookup_fully_qualified
 from mypy.maptype import map_instance_to_supertype
@@ -24,13 +24,19 @@ from mypy.types import (
 )
 
 from . import _names as names
+from ._rules import rules
+
+if TYPE_CHECKING:
+    from typedtensor._rules.dimexpr import Atom, DimExpr
 
 __all__ = [
     "Shape",
     "TensorView",
     "any_dim",
     "as_tensor",
+    "dim_expr",
     "dim_size",
+    "expr_dim",
     "literal_dim",
     "make_tensor",
     "named_instance",
@@ -164,6 +170,87 @@ def make_tensor(info: TypeInfo, dtype: Type, shape: Shape) -> Instance:
     return Instance(info, [dtype, *shape.items])
 
 
+# ---------------------------------------------------------------------- dim expressions
+
+
+def _symbol_name(p: ProperType) -> str | None:
+    """The name of a symbolic dim (a TypeVar or a ``tt.Dim`` marker), else ``None``."""
+    if isinstance(p, TypeVarType):
+        return p.name
+    if isinstance(p, Instance) and p.type.has_base(names.DIM) and p.type.fullname != names.DIM:
+        return p.type.name
+    return None
+
+
+def dim_expr(dim: Type) -> DimExpr | None:
+    """A dim as an expression: ``Literal[n]`` a constant, a TypeVar or marker a symbol (keyed
+    by its type), ``tt.Add/Sub/Mul/FloorDiv[A, B]`` the arithmetic (a ``FloorDiv`` exact);
+    ``None`` for ``Any`` and anything else."""
+    size = dim_size(dim)
+    if size is not None:
+        return rules.DimExpr.const(size)
+    p = get_proper_type(dim)
+    name = _symbol_name(p)
+    if name is not None:
+        return rules.DimExpr.symbol(p, name)
+    if not isinstance(p, Instance) or len(p.args) != 2:
+        return None
+    op = names.DIM_EXPRESSIONS.get(p.type.fullname)
+    left, right = dim_expr(p.args[0]), dim_expr(p.args[1])
+    if op is None or left is None or right is None:
+        return None
+    return left.apply(op, right, exact=True)
+
+
+def expr_dim(
+    expr: DimExpr, literal: Callable[[int], Type], instance: Callable[[str, list[Type]], Type]
+) -> Type:
+    """The canonical type of an expression: ``Literal[n]``, the symbol's own type, or nested
+    ``tt.Add/Sub/Mul/FloorDiv`` in the expression's term order (so equal expressions are one
+    type). ``literal(n)`` and ``instance(fullname, args)`` build types."""
+    c = expr.constant
+    if c is not None:
+        return literal(c)
+    key = expr.single_symbol
+    if isinstance(key, Type):
+        return key
+    cls = names.DIM_EXPRESSION_CLASSES
+
+    def atom(a: Atom) -> Type:
+        if isinstance(a, rules.Symbol):
+            assert isinstance(a.key, Type)
+            return a.key
+        num, den = expr_dim(a.num, literal, instance), expr_dim(a.den, literal, instance)
+        return instance(cls["//"], [num, den])
+
+    total: Type | None = None
+    for mono, coef in expr.sorted_terms():
+        factors = [atom(a) for a in mono]
+        magnitude = abs(coef) if total is not None else coef
+        if magnitude != 1 or not factors:
+            factors.insert(0, literal(magnitude))
+        term = factors[0]
+        for f in factors[1:]:
+            term = instance(cls["*"], [term, f])
+        if total is None:
+            total = term
+        else:
+            total = instance(cls["+" if coef > 0 else "-"], [total, term])
+    assert total is not None
+    return total
+
+
+def make_expr_dim(api: CheckerPluginInterface) -> Callable[[DimExpr], Type]:
+    """``expr_dim`` with the checker's types (``make_expr`` for the rules); an expression
+    class missing from the build (never for an installed typedtensor) gives ``Any``."""
+
+    def instance(fullname: str, args: list[Type]) -> Type:
+        found = named_instance(api, fullname)
+        return any_dim() if found is None else Instance(found.type, args)
+
+    return lambda e: expr_dim(e, lambda n: literal_dim(api, n), instance)
+
+
 # ---------------------------------------------------------------------------------- render
 def render_dim(dim: Type) -> str:
     """``10``, ``B``, ``Any``, ``*Rest``, ``*tuple[Any, ...]``."""
@@ -175,7 +262,14 @@ def render_dim(dim: Type) -> str:
             return f"*tuple[{_render_type(inner.args[0])}, ...]"
         return "*tuple[Any, ...]"
     size = dim_size(dim)
-    return str(size) if size is not None else _render_type(dim)
+    if size is not None:
+        return str(size)
+    p = get_proper_type(dim)
+    if isinstance(p, Instance) and p.type.fullname in names.DIM_EXPRESSIONS:
+        expr = dim_expr(p)
+        if expr is not None:
+            return str(expr)
+    return _render_type(dim)
 
 
 def _render_type(t: Type) -> str:

@@ -7,10 +7,13 @@ makes a hook that raises crash mypy instead of falling back quietly, so plugin b
 
 from __future__ import annotations
 
+import operator
 import os
 import re
 import subprocess
 import sys
+import types
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -67,3 +70,30 @@ def assert_no_crash(result: MypyResult) -> None:
     text = result.stdout + result.stderr
     assert result.returncode in (0, 1), text
     assert "INTERNAL ERROR" not in text and "Traceback" not in text, text
+
+
+class _Subscripted:
+    """``name[a, b]`` in a revealed type, evaluated by ``apply``."""
+
+    def __init__(self, apply: Callable[..., int]) -> None:
+        self.apply = apply
+
+    def __getitem__(self, args: object) -> int:
+        return self.apply(*(args if isinstance(args, tuple) else (args,)))
+
+
+def dim_value(revealed: str, bindings: dict[str, int]) -> int:
+    """The size a revealed dim (``typedtensor._dims.Mul[Literal[2], mod.B]``) has when each
+    symbol named in ``bindings`` has its size there."""
+    dims = types.SimpleNamespace(
+        Add=_Subscripted(operator.add),
+        Sub=_Subscripted(operator.sub),
+        Mul=_Subscripted(operator.mul),
+        FloorDiv=_Subscripted(operator.floordiv),
+    )
+    names: dict[str, object] = {**bindings}  # a TypeVar is revealed by its bare name
+    names.update(typedtensor=types.SimpleNamespace(_dims=dims), Literal=_Subscripted(int))
+    for module in {m.group(1) for m in re.finditer(r"\b(\w+)\.\w+", revealed)}:
+        if module not in names:  # the module of the symbols: corpus_mod.Bm
+            names[module] = types.SimpleNamespace(**bindings)
+    return int(eval(revealed, {"__builtins__": {}}, names))

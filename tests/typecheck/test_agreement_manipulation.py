@@ -23,7 +23,7 @@ import pytest
 import typedtensor as tt
 from typedtensor import _rules as rules
 
-from .conftest import assert_no_crash, run_mypy
+from .conftest import assert_no_crash, dim_value, run_mypy
 
 DTYPES = [("bool_" if n == "bool" else n) for n in rules.DTYPE_NAMES]
 SIZES = (2, 3, 4, 5, 6)
@@ -290,6 +290,9 @@ def _check_one(revealed: str, value: tt.Tensor, may_be_any: bool) -> str | None:
         elif d.rsplit(".", 1)[-1] in BINDINGS:
             if BINDINGS[d.rsplit(".", 1)[-1]] != size:
                 return f"symbolic dims {dims} != shape {value.shape}"
+        elif d.startswith("typedtensor._dims."):
+            if dim_value(d, BINDINGS) != size:
+                return f"expression dim {d} != {size} in shape {value.shape}"
         elif not (d == "Any" and may_be_any):
             return f"inexact dim {d} in {dims} (shape {value.shape})"
     return None

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from .axes import normalize_axes, reduce_shape
 from .broadcast import broadcast_shapes, reduce_to_shape
+from .dimexpr import DimExpr, FloorDivAtom, Relation, Symbol, relation
 from .dtypes import (
     DTYPE_NAMES,
     BinaryRule,
@@ -53,6 +54,7 @@ from .errors import (
     ShapeMismatchError,
     SliceStepError,
     SymbolicBroadcastError,
+    SymbolicIndexError,
     valid_axes_text,
 )
 from .indexing import (
@@ -106,6 +108,11 @@ __all__ = [
     "BroadcastError",
     "DTYPE_NAMES",
     "DTypeRule",
+    "DimExpr",
+    "FloorDivAtom",
+    "Relation",
+    "Symbol",
+    "relation",
     "DuplicateAxisError",
     "DTypeArgumentError",
     "ELLIPSIS",
@@ -127,6 +134,7 @@ __all__ = [
     "ShapeMismatchError",
     "SliceStepError",
     "SymbolicBroadcastError",
+    "SymbolicIndexError",
     "UnknownInt",
     "UnknownSlice",
     "assign_check",

@@ -25,6 +25,7 @@ __all__ = [
     "ShapeMismatchError",
     "SliceStepError",
     "SymbolicBroadcastError",
+    "SymbolicIndexError",
     "valid_axes_text",
 ]
 
@@ -130,6 +131,11 @@ class IndexRangeError(RuleError):
 class IndexFormError(RuleError):
     """An index numpy rejects whatever the sizes: too many indices, two ellipses, an item of
     an unsupported type, a boolean mask whose shape does not match."""
+
+
+class SymbolicIndexError(IndexFormError):
+    """A boolean mask whose dim is a symbol where the indexed dim is another symbol or a size
+    (or the reverse): it matches only for some sizes (the symbolic rule)."""
 
 
 class SliceStepError(RuleError):

@@ -20,6 +20,7 @@ from .errors import (
     IndexFormError,
     IndexRangeError,
     SliceStepError,
+    SymbolicIndexError,
 )
 
 __all__ = [
@@ -95,6 +96,7 @@ def index_shape(
     unknown: D,
     size_of: Callable[[D], int | None] = _int_size,
     is_symbolic: Callable[[D], bool] | None = None,
+    render_dim: Callable[[D], str] = str,
 ) -> tuple[D, ...] | None:
     """Result shape of ``x[index]`` for ``x`` of shape ``dims``; ``None`` where the rank itself
     is not known (an index array or mask of unknown rank).
@@ -145,12 +147,21 @@ def index_shape(
             assert item.shape is not None
             if item.boolean:
                 k = len(item.shape)
+                symbol = is_symbolic or (lambda d: False)
                 for j, (m, d) in enumerate(zip(item.shape, dims[pos : pos + k], strict=True)):
                     sm, sd = size_of(m), size_of(d)
                     if sm is not None and sd is not None and sm != sd:
                         raise IndexFormError(
                             f"boolean index did not match the indexed tensor along dim "
                             f"{pos + j}: the dim has size {sd} but the mask has size {sm}"
+                        )
+                    ym, yd = sm is None and symbol(m), sd is None and symbol(d)
+                    if (ym or yd) and m != d and (ym or sm is not None) and (yd or sd is not None):
+                        raise SymbolicIndexError(  # a symbol matches only itself
+                            f"boolean index may not match the indexed tensor along dim "
+                            f"{pos + j}: the dim is {render_dim(d)} but the mask's is "
+                            f"{render_dim(m)}, equal only for "
+                            "some sizes; give the mask the indexed tensor's dims"
                         )
                 arrays.append((unknown,))
                 pos += k

@@ -6,10 +6,10 @@ broadcast target) follow the symbolic rule: a symbol equals only itself and an u
 
 from __future__ import annotations
 
-import math
 import operator
 from collections.abc import Callable, Sequence
 
+from .dimexpr import DimExpr, Relation, expr_maker, expr_reader, never_divides, product, relation
 from .errors import AxisTypeError, ShapeMismatchError
 from .manipulation import D, _int_size, _never_symbolic, _same, _show, single_axis
 
@@ -49,6 +49,7 @@ def _merge_equal(
     skip: int,
     size_of: Callable[[D], int | None],
     is_symbolic: Callable[[D], bool],
+    read: Callable[[D], DimExpr | None],
     mismatch: Callable[[int, int, D, D], str],
 ) -> list[D]:
     """The first shape with each dim but ``skip`` merged with the same dim of every other
@@ -58,10 +59,18 @@ def _merge_equal(
         for k, (a, b) in enumerate(zip(result, s, strict=True)):
             merged = a if k == skip else _equal_dims(a, b, size_of, is_symbolic)
             if merged is _FAIL:
-                symbolic = size_of(a) is None or size_of(b) is None
-                raise ShapeMismatchError(mismatch(k, i, a, b), symbolic=symbolic)
+                raise ShapeMismatchError(
+                    mismatch(k, i, a, b), symbolic=_not_provably_different(a, b, read)
+                )
             result[k] = merged  # type: ignore[assignment]
     return result
+
+
+def _not_provably_different(a: D, b: D, read: Callable[[D], DimExpr | None]) -> bool:
+    """Whether two dims that are not provably equal may still be equal for some sizes (the
+    symbolic rule's case), rather than differ for every size (``B + 1`` and ``B``)."""
+    ea, eb = read(a), read(b)
+    return ea is None or eb is None or relation(ea, eb) is not Relation.DIFFERENT
 
 
 def _check_tensors(shapes: Sequence[Sequence[D]], op: str) -> None:
@@ -81,21 +90,26 @@ def concat_shape(
     is_symbolic: Callable[[D], bool] = _never_symbolic,
     render: Callable[[Sequence[D]], str] | None = None,
     render_dim: Callable[[D], str] | None = None,
+    expr_of: Callable[[D], DimExpr | None] | None = None,
+    make_expr: Callable[[DimExpr], D] | None = None,
 ) -> tuple[D, ...]:
-    """Shape of ``concatenate(tensors, axis)``: the sizes along ``axis`` add up (``unknown`` if
-    one is not known), every other dim must be equal; ``axis=None`` flattens every tensor.
+    """Shape of ``concatenate(tensors, axis)``: the sizes along ``axis`` add up as dim
+    expressions (``B + N``; ``unknown`` if one is not known), every other dim must be equal;
+    ``axis=None`` flattens every tensor.
 
     >>> concat_shape([(2, 3), (4, 3)]), concat_shape([(2, 3), (2, 1)], axis=-1)
     ((6, 3), (2, 4))
     """
     show = render or _show
     text = render_dim or (lambda d: str(_text(d, size_of)))
+    read = expr_of or expr_reader(size_of, is_symbolic, text)
+    build = make_expr or expr_maker(make_dim, unknown)
     _check_tensors(shapes, "concatenate")
     if axis is None:
-        sizes = [size_of(d) for s in shapes for d in s]
-        if any(s is None for s in sizes):
+        flat = [read(d) for s in shapes for d in s]
+        if None in flat:
             return (unknown,)  # type: ignore[return-value]
-        return (make_dim(sum(math.prod(size_of(d) or 0 for d in s) for s in shapes)),)
+        return (build(sum((product(map(read, s)) for s in shapes), DimExpr.const(0))),)  # type: ignore[arg-type]
     rank = len(shapes[0])
     if rank == 0:
         raise ShapeMismatchError(
@@ -114,17 +128,22 @@ def concat_shape(
         ax,
         size_of,
         is_symbolic,
+        read,
         lambda k, i, a, b: (
             f"cannot concatenate along axis {axis}: dim {k} is {text(a)} in "
             f"tensor 0 of shape {show(shapes[0])} but {text(b)} in tensor {i} of shape "
             f"{show(shapes[i])}; every dim except the concatenation axis must match"
         ),
     )
-    sizes = [size_of(s[ax]) for s in shapes]
-    if any(n is None for n in sizes):
+    known = [size_of(s[ax]) for s in shapes]
+    if None not in known:  # the runtime's case: sizes
+        result[ax] = make_dim(sum(known))  # type: ignore[arg-type]
+        return tuple(result)
+    sizes = [read(s[ax]) for s in shapes]
+    if None in sizes:
         result[ax] = shapes[0][ax] if len(shapes) == 1 else unknown  # type: ignore[assignment]
     else:
-        result[ax] = make_dim(sum(n or 0 for n in sizes))
+        result[ax] = build(sum((e for e in sizes if e is not None), DimExpr.const(0)))
     return tuple(result)
 
 
@@ -159,6 +178,7 @@ def stack_shape(
         -1,
         size_of,
         is_symbolic,
+        expr_reader(size_of, is_symbolic),
         lambda k, i, a, b: (
             f"cannot stack tensors of different shapes: dim {k} is {text(a)} "
             f"in tensor 0 of shape {show(shapes[0])} but {text(b)} in tensor {i} of shape "
@@ -177,8 +197,13 @@ def split_shape(
     size_of: Callable[[D], int | None] = _int_size,
     make_dim: Callable[[int], D] = _same,  # type: ignore[assignment]
     unknown: D | None = None,
+    is_symbolic: Callable[[D], bool] = _never_symbolic,
+    expr_of: Callable[[D], DimExpr | None] | None = None,
+    make_expr: Callable[[DimExpr], D] | None = None,
 ) -> tuple[D, ...]:
-    """The shape of each of the ``sections`` equal parts of ``split(x, sections, axis)``.
+    """The shape of each of the ``sections`` equal parts of ``split(x, sections, axis)``: the
+    split dim divided by ``sections`` as an exact division (``D // 4``; numpy raises at run
+    time unless it divides), an error where it never can (``2 * B + 1`` into 2).
 
     >>> split_shape((6, 4), 3), split_shape((6, 4), 2, axis=1)
     ((2, 4), (6, 2))
@@ -202,7 +227,17 @@ def split_shape(
     n = size_of(dims[ax])
     out = list(dims)
     if n is None:
-        out[ax] = dims[ax] if sections == 1 else unknown  # type: ignore[assignment]
+        size = (expr_of or expr_reader(size_of, is_symbolic))(dims[ax])
+        if sections == 1:
+            return tuple(out)
+        if size is not None and never_divides(size, DimExpr.const(sections)):
+            raise ShapeMismatchError(
+                f"cannot split axis {axis} of size {size} into {sections} equal sections: "
+                f"{size} is a multiple of {sections} for no size of its symbols"
+            )
+        part = None if size is None else size.floordiv(sections, exact=True)
+        build = make_expr or expr_maker(make_dim, unknown)
+        out[ax] = unknown if part is None else build(part)  # type: ignore[assignment]
         return tuple(out)
     if n % sections:
         raise ShapeMismatchError(

@@ -16,6 +16,16 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from .axes import _as_axis_int, normalize_axes
+from .dimexpr import (
+    DimExpr,
+    Relation,
+    cancel_common,
+    expr_maker,
+    expr_reader,
+    never_divides,
+    product,
+    relation,
+)
 from .errors import AxisRangeError, AxisTypeError, PermutationError, ShapeMismatchError
 
 __all__ = [
@@ -151,22 +161,6 @@ def moveaxis_order(ndim: int, source: object, destination: object) -> tuple[int,
 
 
 # --------------------------------------------------------------------------------- reshape
-def _factor(
-    dims: Sequence[D], size_of: Callable[[D], int | None], is_symbolic: Callable[[D], bool]
-) -> tuple[int, list[D], bool]:
-    """(product of the known sizes, the symbolic dims, whether an unknown dim is present)."""
-    known, symbols, unknown = 1, [], False
-    for d in dims:
-        s = size_of(d)
-        if s is not None:
-            known *= s
-        elif is_symbolic(d):
-            symbols.append(d)
-        else:
-            unknown = True
-    return known, symbols, unknown
-
-
 def reshape_shape(
     dims: Sequence[D],
     target: Sequence[D],
@@ -176,22 +170,32 @@ def reshape_shape(
     is_symbolic: Callable[[D], bool] = _never_symbolic,
     render: Callable[[Sequence[D]], str] | None = None,
     render_dim: Callable[[D], str] = str,
+    expr_of: Callable[[D], DimExpr | None] | None = None,
+    make_expr: Callable[[DimExpr], D] | None = None,
 ) -> tuple[D, ...]:
     """Shape of ``reshape(x, target)``: the target with its one negative entry (-1, the inferred
-    dim) solved. Symbolic dims that appear on both sides cancel, so ``(B, 3, 4) -> (B, -1)``
-    is ``(B, 12)`` and ``(B, 3) -> (3, -1)`` is ``(3, B)``; an inferred dim that does not
-    reduce to a known size or one symbol is ``unknown``. Raises ``ShapeMismatchError`` for two
-    inferred dims, an element count that differs (when it is decided statically) and an
-    inferred dim that does not divide (or sits next to a 0).
+    dim) solved, as dim expressions (``expr_of``; ``None`` for an unknown dim, which makes the
+    answer unknown where it matters).
+
+    The element counts are products of expressions. Without a -1 they must be provably equal:
+    provably different is a ``ShapeMismatchError``, not provable (``(2, B) -> (6, 5)``) is one
+    with ``symbolic`` set. The -1 is the source count divided by the other target dims,
+    simplified: ``(B, 10) -> (-1, 5)`` is ``2 * B``, ``(B, T, D) -> (B, T, 8, -1)`` is
+    ``D // 8``. Where the division is not provably exact the answer is the *exact* quotient
+    ``p // q`` anyway: numpy's reshape raises at run time unless ``q`` divides ``p``, so past
+    the call it does (and ``(p // q) * q`` simplifies back to ``p``); a division that can never
+    be exact (``(2 * B + 1) // 2``) is an error. Raises ``ShapeMismatchError`` for two
+    inferred dims and a -1 next to a 0.
 
     >>> reshape_shape((2, 3, 4), (-1, 4))
     (6, 4)
-    >>> sym = lambda d: isinstance(d, str)
-    >>> reshape_shape(("B", 3, 4), ("B", -1), size_of=lambda d: None if sym(d) else d,
-    ...               is_symbolic=sym)
-    ('B', 12)
+    >>> B = DimExpr.symbol("B")
+    >>> [str(d) for d in reshape_shape((B, 10), (-1, 5), expr_of=DimExpr.of, make_expr=str)]
+    ['2 * B', '5']
     """
     show = render or _show
+    read = expr_of or expr_reader(size_of, is_symbolic, render_dim)
+    build = make_expr or expr_maker(make_dim, unknown)
     inferred = [i for i, t in enumerate(target) if (s := size_of(t)) is not None and s < 0]
     where = f"cannot reshape {show(dims)} to {show(target)}"
     if len(inferred) > 1:
@@ -199,52 +203,50 @@ def reshape_shape(
             f"{where}: only one target dim may be -1 (inferred), got {len(inferred)}; "
             "spell the other sizes out"
         )
-    rest = [t for i, t in enumerate(target) if i not in inferred]
-    src_known, src_symbols, src_unknown = _factor(dims, size_of, is_symbolic)
-    dst_known, dst_symbols, dst_unknown = _factor(rest, size_of, is_symbolic)
-    left = list(src_symbols)
-    extra = []
-    for sym in dst_symbols:
-        if sym in left:
-            left.remove(sym)
-        else:
-            extra.append(sym)
-    decided = not (src_unknown or dst_unknown or left or extra)
-    src_text = _count_text(src_known, src_symbols, render_dim)
-    dst_text = _count_text(dst_known, dst_symbols, render_dim)
+    src_exprs = [read(d) for d in dims]
+    dst_exprs = [read(t) for i, t in enumerate(target) if i not in inferred]
+    if None in src_exprs or None in dst_exprs:  # an unknown dim: nothing to check or solve
+        out: list[D | None] = list(target)
+        if inferred:
+            out[inferred[0]] = unknown
+        return tuple(out)  # type: ignore[arg-type]
+    src = product(e for e in src_exprs if e is not None)
+    dst = product(e for e in dst_exprs if e is not None)
+    src_text, dst_text = _count_text(src), _count_text(dst)
     if not inferred:
-        if decided and src_known != dst_known:
+        found = relation(src, dst)
+        if found is Relation.EQUAL:
+            return tuple(target)
+        if found is Relation.DIFFERENT:
             raise ShapeMismatchError(
                 f"{where}: {src_text} do not fit in {dst_text}; the element count must not change"
             )
-        return tuple(target)
-    if dst_known == 0:
+        raise ShapeMismatchError(
+            f"{where}: {src_text} fit in {dst_text} only for some sizes of the symbols (the "
+            "counts are not provably equal); spell the target with the same symbols, or use -1",
+            symbolic=True,
+        )
+    if dst.constant == 0:
         raise ShapeMismatchError(
             f"{where}: the -1 dim cannot be inferred when another target dim is 0 "
             "(any size would do); spell it out"
         )
-    solved: D | None
-    if decided:
-        if src_known % dst_known:
-            raise ShapeMismatchError(
-                f"{where}: the -1 dim cannot be inferred: {src_text} are not a multiple of the "
-                f"{dst_text} of the other target dims"
-            )
-        solved = make_dim(src_known // dst_known)
-    elif not (src_unknown or dst_unknown or extra) and len(left) == 1 and src_known == dst_known:
-        solved = left[0]
-    else:
-        solved = unknown
-    out: list[D | None] = list(target)
-    out[inferred[0]] = solved
+    num, den = cancel_common(src, dst)
+    if (num.constant is not None and den.constant is not None and num.constant % den.constant) or (
+        never_divides(num, den)
+    ):
+        raise ShapeMismatchError(
+            f"{where}: the -1 dim cannot be inferred: {src_text} are not a multiple of the "
+            f"{dst_text} of the other target dims"
+        )
+    out = list(target)
+    out[inferred[0]] = build(num.floordiv(den, exact=True))
     return tuple(out)  # type: ignore[arg-type]
 
 
-def _count_text(known: int, symbols: Sequence[D], render_dim: Callable[[D], str]) -> str:
-    if not symbols:
-        return f"{known} element{'s' if known != 1 else ''}"
-    factors = [render_dim(s) for s in symbols]
-    return f"{' * '.join([str(known), *factors]) if known != 1 else ' * '.join(factors)} elements"
+def _count_text(count: DimExpr) -> str:
+    n = count.constant
+    return f"{count} element{'s' if n != 1 else ''}"
 
 
 # ------------------------------------------------------------------------ expand / squeeze
@@ -269,10 +271,13 @@ def squeeze_shape(
     axis: object = None,
     size_of: Callable[[D], int | None] = _int_size,
     render: Callable[[Sequence[D]], str] | None = None,
+    is_symbolic: Callable[[D], bool] = _never_symbolic,
+    render_dim: Callable[[D], str] = str,
 ) -> tuple[D, ...] | None:
     """Shape of ``squeeze(x, axis)``; ``None`` when ``axis=None`` meets a dim whose size is not
     known (it may be 1). A selected dim of a known size other than 1 raises
-    ``ShapeMismatchError``; one of unknown size is assumed to be 1 (numpy checks it).
+    ``ShapeMismatchError``, a symbolic one too (with ``symbolic`` set: it is 1 only for one
+    size); one of unknown size is assumed to be 1 (numpy checks it).
 
     >>> squeeze_shape((1, 3, 1), None), squeeze_shape((1, 3, 1), -1)
     ((3,), (1, 3))
@@ -289,6 +294,13 @@ def squeeze_shape(
     axes = normalize_axes(axis, len(dims))
     for a in axes:
         s = size_of(dims[a])
+        if s is None and is_symbolic(dims[a]):
+            raise ShapeMismatchError(
+                f"cannot squeeze axis {a} of shape {(render or _show)(dims)}: its size is "
+                f"{render_dim(dims[a])}, which is 1 only for some sizes; only size-1 dims can "
+                "be squeezed (index it with [..., 0] if that is what you mean)",
+                symbolic=True,
+            )
         if s is not None and s != 1:
             raise ShapeMismatchError(
                 f"cannot squeeze axis {a} of shape {(render or _show)(dims)}: "
