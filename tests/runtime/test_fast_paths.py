@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import typedtensor as tt
 from typedtensor import _reduce_plan
-from typedtensor._backend import _numba, _numpy, _numpy_runners, _routing
+from typedtensor._backend import _numba, _numpy, _numpy_runners, _routing, _thread_policy
 from typedtensor._dtypes import BY_NAME
 
 from ._strategies import arrays, axis_spellings
@@ -308,13 +308,15 @@ def test_parallel_kernels_expected_reads_the_setting(monkeypatch: pytest.MonkeyP
     monkeypatch.setenv("TYPEDTENSOR_NUMBA_PARALLEL", "1")
     assert _routing.parallel_kernels_expected()
     monkeypatch.setenv("TYPEDTENSOR_NUMBA_PARALLEL", "auto")
-    monkeypatch.setattr(_routing, "CORES", 2)
-    monkeypatch.setattr(_routing.os, "getloadavg", lambda: (3.0, 3.0, 3.0))
+    monkeypatch.setattr(_thread_policy, "SAMPLE_S", 0.0)  # read the load on every call
+    _thread_policy.reset()
+    monkeypatch.setattr(_thread_policy, "CORES", 2)
+    monkeypatch.setattr(_thread_policy, "runnable_tasks", lambda: 3.0)
     assert not _routing.parallel_kernels_expected()
-    monkeypatch.setattr(_routing.os, "getloadavg", lambda: (0.9, 3.0, 3.0))
+    monkeypatch.setattr(_thread_policy, "runnable_tasks", lambda: 0.9)
     assert _routing.parallel_kernels_expected()
-    monkeypatch.setattr(_routing, "CORES", 1)  # one core: no second thread, however idle
-    monkeypatch.setattr(_routing.os, "getloadavg", lambda: (0.1, 0.1, 0.1))
+    monkeypatch.setattr(_thread_policy, "CORES", 1)  # one core: no second thread, however idle
+    monkeypatch.setattr(_thread_policy, "runnable_tasks", lambda: 0.1)
     assert not _routing.parallel_kernels_expected()
 
 

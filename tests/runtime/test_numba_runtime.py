@@ -7,13 +7,14 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 import pytest
 
 import typedtensor as tt
-from typedtensor._backend import _routing
+from typedtensor._backend import _thread_policy
 from typedtensor._backend._numba import _stages as stages
 
 
@@ -94,11 +95,13 @@ def test_parallel_policy_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not stages._parallel(big)
 
 
-def test_idle_cores_reads_the_load_average(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_routing, "CORES", 2)
-    monkeypatch.setattr(stages.os, "getloadavg", lambda: (1.2, 0.0, 0.0))
+def test_idle_cores_reads_the_load(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_thread_policy, "SAMPLE_S", 0.0)
+    _thread_policy.reset()
+    monkeypatch.setattr(_thread_policy, "CORES", 2)
+    monkeypatch.setattr(_thread_policy, "runnable_tasks", lambda: 1.2)
     assert stages._idle_cores()  # this process and a little more: the second core is free
-    monkeypatch.setattr(stages.os, "getloadavg", lambda: (1.6, 9.0, 9.0))
+    monkeypatch.setattr(_thread_policy, "runnable_tasks", lambda: 1.6)
     assert not stages._idle_cores()
 
 
@@ -205,3 +208,42 @@ def test_dask_workers_that_start_together_wait_for_numba_s_import() -> None:
     r = _run(_SERIAL_KERNELS_IN_THREADS)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "[]"
+
+
+def test_a_stalled_parallel_launch_sends_the_next_kernels_serial(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A parallel launch whose threads got little CPU keeps the kernels serial for BACKOFF_S;
+    a launch that keeps its threads busy does not; a forced setting is never second-guessed.
+    The clocks are the test's: kernels that advance wall and CPU time as told."""
+    clock = {"wall": 100.0, "cpu": 5.0}
+    fake_time = SimpleNamespace(
+        perf_counter=lambda: clock["wall"],
+        monotonic=lambda: clock["wall"],
+        process_time=lambda: clock["cpu"],
+    )
+    monkeypatch.setattr(_thread_policy, "time", fake_time)
+    monkeypatch.setattr(_thread_policy, "SAMPLE_S", 0.0)
+    monkeypatch.setattr(_thread_policy, "CORES", 2)
+    monkeypatch.setattr(_thread_policy, "runnable_tasks", lambda: 0.0)  # idle by the count
+    monkeypatch.setenv("TYPEDTENSOR_NUMBA_PARALLEL", "auto")
+    _thread_policy.reset()
+
+    def kernel(wall: float, cpu: float) -> None:
+        clock["wall"] += wall
+        clock["cpu"] += cpu
+
+    assert _thread_policy.idle_cores()
+    _thread_policy.timed_launch(kernel, 2, 0.01, 0.019)  # two threads busy: no stall
+    assert _thread_policy.idle_cores()
+    _thread_policy.timed_launch(kernel, 2, 0.01, 0.011)  # one thread waited for the other
+    assert not _thread_policy.idle_cores()
+    assert not _thread_policy.parallel_expected()
+    monkeypatch.setenv("TYPEDTENSOR_NUMBA_PARALLEL", "1")
+    assert _thread_policy.parallel_expected()  # forced, stalled or not
+    monkeypatch.setenv("TYPEDTENSOR_NUMBA_PARALLEL", "auto")
+    clock["wall"] += _thread_policy.BACKOFF_S
+    assert _thread_policy.idle_cores()  # the back-off is over: the next launch probes again
+    _thread_policy.timed_launch(kernel, 2, 1e-5, 0.0)  # too short to judge
+    assert _thread_policy.idle_cores()
+    _thread_policy.reset()

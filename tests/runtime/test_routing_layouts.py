@@ -108,7 +108,9 @@ def test_serial_entries_that_share_a_parallel_only_size_stay_serial() -> None:
     assert ("l2_normalize", "full") not in _routing.PARALLEL_ONLY
     assert ("norm", "columns") not in _routing.PARALLEL_ONLY
     assert _routing.NUMBA_FROM_BYTES["norm"]["columns"] == MB4
-    assert {("sum", "columns"), ("max", "full"), ("argmax", "rows")} <= _routing.PARALLEL_ONLY
+    assert {("max", "columns"), ("max", "full"), ("argmax", "rows")} <= _routing.PARALLEL_ONLY
+    # sums round: they may not follow the machine's load (tests/runtime/test_deterministic.py)
+    assert ("sum", "columns") not in _routing.PARALLEL_ONLY
 
 
 @pytest.mark.parametrize("dtype", ["complex64", "complex128", "float16", ">f4"])
@@ -130,10 +132,10 @@ def test_dtypes_the_kernels_do_not_take_run_numpys_loops(
 def test_a_dtype_argument_other_than_the_rules_runs_numpys_loops() -> None:
     """The kernels accumulate in the rules' dtype only: ``x.sum(dtype=tt.float64)`` of a
     float32 array plans numpy's loops, ``dtype=tt.float32`` (the rules' own) the kernels (over
-    4 MB of columns: the parallel kernels while they run)."""
+    1 MB of columns: the direct kernels)."""
     from typedtensor import _reduce_plan
 
-    a = np.ones((MB4 // 4 // 256, 256), np.float32)
+    a = np.ones((MB4 // 16 // 256, 256), np.float32)
     named = _reduce_plan._plan(a, "sum", 0, False, np.dtype(np.float64))
     assert named.__module__ == "typedtensor._backend._numpy_runners"
     own = _reduce_plan._plan(a, "sum", 0, False, np.dtype(np.float32))

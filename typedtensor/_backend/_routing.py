@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import functools
 import math
-import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,6 +25,8 @@ import numpy as np
 from . import reduce_with as _reduce_with
 from ._layouts import KERNEL_CHARS, SHORT_ROW, kernel_dtype, layout, one_block, one_reduced_block
 from ._numpy_runners import Run, numpy_runner
+from ._thread_policy import PARALLEL_FROM_ELEMENTS as PARALLEL_FROM_ELEMENTS
+from ._thread_policy import parallel_expected as parallel_kernels_expected
 
 __all__ = [
     "DIRECT_DTYPES",
@@ -59,6 +60,15 @@ class _ParallelOnly(int):
 #: (float32, load 6-7, 2026-11-24): sum 1.03-1.93x numpy, max/mean over columns 0.86-1.27x,
 #: argmax over rows 0.81-0.86x, prod over rows 0.65-0.89x: only the parallel kernels pay there
 _NEVER_UP_TO_16M = _ParallelOnly(1 << 26)
+#: The sums (sum, mean, l2_normalize's sums of squares) whose bits depend on the order of
+#: addition may not follow the machine's load between numpy's loops and the kernels (the
+#: same call would give other last bits on a busy machine): from 64 MB (whole arrays) they
+#: run numba's kernels, parallel or serial (the same bits), busy or not. The serial kernels
+#: at 64-256 MB ran 1.03-1.93x numpy's speed (above). Over a strided axis from 4 MB (past the
+#: direct kernels' range) the serial sum ran at 0.65-0.75x numpy's speed ((256, 16384) float32
+#: over axis 0, 2026-11-27, load 10, medians of 41) and the parallel one stalls under load:
+#: numpy's loops there (``None``), as for a product over rows or columns (0.65-0.89x serially)
+_SERIAL_FROM_64M = 1 << 26
 #: measured with the parallel kernels (``TYPEDTENSOR_NUMBA_PARALLEL=1``, 2026-11-25 03:42 UTC,
 #: load 0.9-1.1, float32 and float64, 1-32 MB, the backend's ``reduce`` against numpy's
 #: runner, medians of 9 interleaved rounds, two runs): over a strided axis sum, mean, max,
@@ -90,22 +100,22 @@ _WHOLE_PARALLEL_FROM_16M = _ParallelOnly(1 << 24)
 #: element. ``None``: never.
 NUMBA_FROM_BYTES: dict[str, dict[str, int | None]] = {
     "sum": {
-        "full": _NEVER_UP_TO_16M,
+        "full": _SERIAL_FROM_64M,
         "rows": 1 << 24,
         "short_rows": 1 << 16,
-        "columns": _PARALLEL_FROM_4M,
+        "columns": None,  # from 4 MB: see _SERIAL_FROM_64M
     },
     "prod": {
         "full": 1 << 24,
-        "rows": _NEVER_UP_TO_16M,
+        "rows": None,
         "short_rows": 1 << 16,
-        "columns": _NEVER_UP_TO_16M,
+        "columns": None,
     },
     "mean": {
-        "full": _NEVER_UP_TO_16M,
+        "full": _SERIAL_FROM_64M,
         "rows": 1 << 24,
         "short_rows": 1 << 16,
-        "columns": _PARALLEL_FROM_4M,
+        "columns": None,  # from 4 MB: see _SERIAL_FROM_64M
     },
     "max": {
         "full": _WHOLE_PARALLEL_FROM_16M,
@@ -171,7 +181,7 @@ NUMBA_FROM_BYTES: dict[str, dict[str, int | None]] = {
         "full": 1 << 22,
         "rows": 1 << 18,
         "short_rows": 1 << 18,
-        "columns": _NEVER_UP_TO_16M,
+        "columns": _SERIAL_FROM_64M,
     },
     # NaN-skipping extremes (serial, load 8-9, 2026-11-24): rows 1.1-1.5x numpy from 1 MB;
     # columns and the full reduction 0.4-0.95x up to 32 MB, 1.0-1.3x at 64 MB (numpy's fmax
@@ -262,9 +272,11 @@ DIRECT_DTYPES: dict[tuple[str, str], frozenset[str]] = {
 #: (float32 at 256 KB: (128, 512) 1.19x, (64, 1024) 1.23x; both loops run at the L2 cache's
 #: speed there, and numpy's call costs ~1 us less)
 DIRECT_LONGEST: dict[tuple[str, str], int] = {("argmax", "rows"): 256, ("argmin", "rows"): 256}
-#: the numba kernels split their work over threads from this many elements (``_numba._stages``);
-#: below it they run serially
-PARALLEL_FROM_ELEMENTS = 1 << 18
+#: Reductions whose result does not depend on the order the elements are visited in (no
+#: rounding: comparisons, logical tests): only these may switch between numpy's loops and the
+#: numba kernels with the machine's load (``PARALLEL_ONLY``); numpy's loops and the kernels
+#: give them the same bits (tests/runtime/test_deterministic.py)
+ORDER_FREE_OPS = frozenset(("max", "min", "any", "all", "argmax", "argmin", "nanmax", "nanmin"))
 #: The entries of ``NUMBA_FROM_BYTES`` that hold only while the backend's parallel kernels
 #: will run (``parallel_kernels_expected``, checked per call); serially numpy's loops (or the
 #: direct kernels, where ``DIRECT_FROM_BYTES`` says so) run there
@@ -454,26 +466,3 @@ def _backend_runner(
     if not keepdims and len(axes) == ndim:
         return lambda a, params: np.asarray(run(a, axes, keepdims, dtype, **params))
     return lambda a, params: run(a, axes, keepdims, dtype, **params)
-
-
-#: the machine's cores, read once: ``os.cpu_count()`` costs ~2 us a call, and a parallel-only
-#: plan asks on every call
-CORES = os.cpu_count() or 1
-
-
-def idle_cores() -> bool:
-    """Does a second thread find a free core? (1-minute load average below cores - 0.5)."""
-    try:
-        load = os.getloadavg()[0]
-    except OSError:  # pragma: no cover - no load average on this platform
-        return True
-    return load < CORES - 0.5
-
-
-def parallel_kernels_expected() -> bool:
-    """Would the numba backend run a large input's parallel kernels now?
-    (``TYPEDTENSOR_NUMBA_PARALLEL``, else 2+ cores and one of them free.)"""
-    forced = os.environ.get("TYPEDTENSOR_NUMBA_PARALLEL", "auto").strip().lower()
-    if forced in ("0", "1", "false", "true", "no", "yes", "off", "on"):
-        return forced in ("1", "true", "yes", "on")
-    return CORES >= 2 and idle_cores()

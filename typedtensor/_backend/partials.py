@@ -76,7 +76,14 @@ SERIAL_NUMBA_FROM_BYTES: dict[str, dict[str, int | None]] = {
 #: the routing gives numba (a (131072, 64) float32 chunk, 32 MiB, one thread, medians of 9,
 #: load 8): sum over rows numba 9.5 / 12.7 ms, numpy 8.4 / 12.2 ms (two runs); mean over rows
 #: numba 12.6 ms, numpy 9.9 ms (numpy's pairwise float32 loop; the kernel sums in float64)
-_SERIAL_NUMPY: frozenset[tuple[str, str]] = frozenset({("sum", "rows"), ("mean", "rows")})
+#: ... and the sums the in-memory routing gives numba only because its parallel kernels win
+#: there (serially numpy's loops won: sums and means over a strided axis from 4 MB, over whole
+#: arrays from 64 MB, products and l2_normalize's sums of squares over columns from 64 MB)
+_SERIAL_NUMPY: frozenset[tuple[str, str]] = frozenset(
+    {("sum", "rows"), ("mean", "rows")}
+    | {(op, where) for op in ("sum", "mean") for where in ("full", "columns")}
+    | {("prod", "rows"), ("prod", "columns"), ("l2_normalize", "columns")}
+)
 #: dtypes the numba kernels read (bool as uint8); the NaN kernels read floats only
 _NUMBA_CHARS = KERNEL_CHARS
 _NAN_CHARS = frozenset("fd")

@@ -7,7 +7,6 @@ kernels for many short rows), with the thread policy that picks serial or parall
 from __future__ import annotations
 
 import math
-import os
 import threading
 from typing import Any
 
@@ -15,15 +14,15 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from .._routing import PARALLEL_FROM_ELEMENTS
-from .._routing import idle_cores as _idle_cores
+from .. import _thread_policy as policy
 from . import _kernels as kern
 from ._canonical import _Canon, _canon, _rest, _split
+from ._warmup import compile_in_background, parallel_ready
 
 Array = npt.NDArray[Any]
 
 #: below this many elements a kernel runs serially (parallel kernels are never compiled)
-PAR_MIN = PARALLEL_FROM_ELEMENTS
+PAR_MIN = policy.PARALLEL_FROM_ELEMENTS
 _WB = 1 << 16  # vertical column block: whole rows stream sequentially (accumulators in L2)
 _WB_VAR = 1 << 14  # vertical column block for var (4 float64 accumulator rows in L2)
 _WB_2PASS = 1024  # vertical column block for var / logsumexp (64-row block re-read from L2)
@@ -36,37 +35,47 @@ def _threads() -> int:
     return int(numba.get_num_threads())
 
 
+#: the thread policy's reading of the machine (``_thread_policy``), named here for the tests
+_idle_cores = policy.idle_cores
+
+
 def _parallel(size: int) -> bool:
     """Run a kernel's parallel variant? Not below PAR_MIN elements (the serial kernel wins and
-    the parallel one need not compile) nor with one numba thread; on an idle 2-core machine two
-    threads stream more memory than one, so even memory-bound kernels split their work.
-    ``TYPEDTENSOR_NUMBA_PARALLEL=0/1`` forces the choice; by default (``auto``) a kernel also
-    runs serially while the machine's other cores are busy (1-minute load average at or above
-    the core count less a half): a descheduled worker thread stalls the whole kernel, and a
-    4 MB sum then took 12-15 ms in parallel against numpy's 0.3 ms (load 5 on 2 cores)."""
-    if size < PAR_MIN or _threads() < 2:
+    the parallel one need not compile); else as ``_thread_policy.parallel_now`` says (the
+    setting, two or more numba threads and a free core)."""
+    if size < PAR_MIN:
         return False
-    forced = os.environ.get("TYPEDTENSOR_NUMBA_PARALLEL", "auto").strip().lower()
-    if forced in ("0", "1", "false", "true", "no", "yes", "off", "on"):
-        return forced in ("1", "true", "yes", "on")
-    return _idle_cores()
+    return policy.parallel_now(_threads(), lambda: _idle_cores())
 
 
 def _launch(serial: Any, parallel: Any, par: bool, *args: Any) -> None:
-    if par:
+    """Run ``parallel(*args)`` (timed by the thread policy, one launch at a time) or
+    ``serial(*args)``: the same bits either way. A parallel variant not compiled yet for these
+    argument types compiles in the background while the serial one runs (``_warmup``),
+    unless the setting forces the parallel kernels."""
+    if par and parallel_ready(parallel, args, wait=policy.forced_setting() is not None):
         with _LOCK:
-            parallel(*args)
-    else:
-        serial(*args)
+            policy.timed_launch(parallel, _threads(), *args)
+        return
+    serial(*args)
+    if par:  # after the serial kernel, which may have had to compile itself first
+        compile_in_background(parallel, args)
 
 
-def _segments(o: int, r: int, nb: int, par: bool, min_seg: int) -> int:
-    if not par:
+#: the tasks a reduction of few rows (or column blocks) is split into, whatever the thread count:
+#: a row's segments are a function of its shape alone, so the serial and parallel kernels
+#: compute the same partial results and combine them in the same order (bit for bit equal)
+SEGMENT_TASKS = 16
+
+
+def _segments(o: int, r: int, nb: int, size: int, min_seg: int) -> int:
+    """Segments per row of ``R`` for ``o`` rows (``nb`` column blocks each) of an input of
+    ``size`` elements: 1 below ``PAR_MIN`` (nothing runs in parallel there), else enough for
+    ``SEGMENT_TASKS`` tasks, each at least ``min_seg`` rows long. Neither the thread count nor
+    the route (serial or parallel) enters: both routes give the same bits."""
+    if size < PAR_MIN or o * nb >= SEGMENT_TASKS:
         return 1
-    want = 4 * _threads()
-    if o * nb >= want:
-        return 1
-    return max(1, min(-(-want // (o * nb)), r // min_seg))
+    return max(1, min(-(-SEGMENT_TASKS // (o * nb)), r // min_seg))
 
 
 def _rb(n: int, ns: int) -> int:
@@ -90,20 +99,27 @@ def _stage_acc(x3: Array, op: int, p: float, zc: Any, zt: Any) -> Array:
         _launch(kern.acc_n, kern.acc_n_par, par, x3.reshape(o, r), acc, op, p, zc, _rb(r, 1), fam)
         return acc.reshape(o, 1)
     if i == 1:
-        ns = _segments(o, r, 1, par, 1 << 14)
+        ns = _segments(o, r, 1, x3.size, 1 << 14)
         part: Array = np.empty((o, ns), zt_t)
         _launch(kern.acc_h, kern.acc_h_par, par, x3.reshape(o, r), part, op, p, zc, zt, _rb(r, ns))
         part = part.reshape(o, ns, 1)
     else:
         wb = min(i, _WB)
-        ns = _segments(o, r, -(-i // wb), par, 64)
+        ns = _segments(o, r, -(-i // wb), x3.size, 64)
         part = np.empty((o, ns, i), zt_t)
         vk = (kern.nrm_v, kern.nrm_v_par) if norm else (kern.acc_v, kern.acc_v_par)
         _launch(*vk, par, x3, part, op, p, zc, wb)
+    return _combine_acc(part, op)
+
+
+def _combine_acc(part: Array, op: int) -> Array:
+    """The ``(O, I)`` accumulate from the ``(O, ns, I)`` partials of ``ns`` row segments, in
+    segment order (the serial and parallel kernels fill ``part`` alike)."""
+    o, ns, i = part.shape
     if ns == 1:
         return part.reshape(o, i)
     comb = part.prod(axis=1) if op == kern.PROD else part.sum(axis=1)
-    return np.asarray(comb, dtype=zt_t)
+    return np.asarray(comb, dtype=part.dtype)
 
 
 def _acc(
@@ -131,13 +147,13 @@ def _stage_ext(x3: Array, ismax: bool) -> Array:
         _launch(kern.ext_n, kern.ext_n_par, par, x3.reshape(o, r), ext, ismax, _rb(r, 1))
         return ext.reshape(o, 1)
     if i == 1:
-        ns = _segments(o, r, 1, par, 1 << 14)
+        ns = _segments(o, r, 1, x3.size, 1 << 14)
         part: Array = np.empty((o, ns), x3.dtype)
         _launch(kern.ext_h, kern.ext_h_par, par, x3.reshape(o, r), part, ismax, _rb(r, ns), pf)
         part = part.reshape(o, ns, 1)
     else:
         wb = min(i, _WB)
-        ns = _segments(o, r, -(-i // wb), par, 64)
+        ns = _segments(o, r, -(-i // wb), x3.size, 64)
         part = np.empty((o, ns, i), x3.dtype)
         _launch(kern.ext_v, kern.ext_v_par, par, x3, part, ismax, wb, pf)
     if ns == 1:
@@ -164,16 +180,23 @@ def _stage_var(x3: Array) -> tuple[Array, Array]:
         _launch(kern.var_n, kern.var_n_par, par, x3.reshape(o, r), vm, v2, _rb(r, 1))
         return vm.reshape(o, 1), v2.reshape(o, 1)
     if i == 1:
-        ns = _segments(o, r, 1, par, 1 << 14)
+        ns = _segments(o, r, 1, x3.size, 1 << 14)
         pm: Array = np.empty((o, ns))
         p2: Array = np.empty((o, ns))
         _launch(kern.var_h, kern.var_h_par, par, x3.reshape(o, r), pm, p2, _rb(r, ns))
         pm, p2 = pm.reshape(o, ns, 1), p2.reshape(o, ns, 1)
     else:
         wb = min(i, _WB_VAR)
-        ns = _segments(o, r, -(-i // wb), par, 64)
+        ns = _segments(o, r, -(-i // wb), x3.size, 64)
         pm, p2 = np.empty((o, ns, i)), np.empty((o, ns, i))
         _launch(kern.var_v, kern.var_v_par, par, x3, pm, p2, wb)
+    return _combine_moments(pm, p2, r)
+
+
+def _combine_moments(pm: Array, p2: Array, r: int) -> tuple[Array, Array]:
+    """(mean, M2) of rows of ``r`` elements from the ``(O, ns, I)`` means and M2s of their
+    ``ns`` segments (Chan's merge, in segment order)."""
+    o, ns, i = pm.shape
     if ns == 1:
         return pm.reshape(o, i), p2.reshape(o, i)
     cnt = np.diff((np.arange(ns + 1) * r) // ns).astype(np.float64).reshape(1, ns, 1)
@@ -219,16 +242,22 @@ def _stage_lse(x3: Array, z0: Any) -> tuple[Array, Array]:
         _launch(kern.lse_n, kern.lse_n_par, par, x3.reshape(o, r), lm, ls, z0, _rb(r, 1))
         return lm.reshape(o, 1), ls.reshape(o, 1)
     if i == 1:
-        ns = _segments(o, r, 1, par, 1 << 14)
+        ns = _segments(o, r, 1, x3.size, 1 << 14)
         pm: Array = np.empty((o, ns))
         ps: Array = np.empty((o, ns))
         _launch(kern.lse_h, kern.lse_h_par, par, x3.reshape(o, r), pm, ps, z0, _rb(r, ns))
         pm, ps = pm.reshape(o, ns, 1), ps.reshape(o, ns, 1)
     else:
         wb = min(i, _WB_2PASS)
-        ns = _segments(o, r, -(-i // wb), par, 64)
+        ns = _segments(o, r, -(-i // wb), x3.size, 64)
         pm, ps = np.empty((o, ns, i)), np.empty((o, ns, i))
         _launch(kern.lse_v, kern.lse_v_par, par, x3, pm, ps, z0, wb)
+    return _combine_lse(pm, ps)
+
+
+def _combine_lse(pm: Array, ps: Array) -> tuple[Array, Array]:
+    """(max, sum of exp(x - max)) from the ``(O, ns, I)`` partials of ``ns`` row segments."""
+    o, ns, i = pm.shape
     if ns == 1:
         return pm.reshape(o, i), ps.reshape(o, i)
     return _lse_merge(pm, ps, 1)
@@ -273,14 +302,14 @@ def _stage_arg(x3: Array, ismax: bool) -> tuple[Array, Array]:
         _launch(kern.arg_n, kern.arg_n_par, par, x3.reshape(o, r), av, ai, ismax, zi, _rb(r, 1))
         return av.reshape(o, 1), ai.reshape(o, 1)
     if i == 1:
-        ns = _segments(o, r, 1, par, 1 << 14)
+        ns = _segments(o, r, 1, x3.size, 1 << 14)
         pv: Array = np.empty((o, ns), x3.dtype)
         pi: Array = np.empty((o, ns), np.int64)
         _launch(kern.arg_h, kern.arg_h_par, par, x3.reshape(o, r), pv, pi, ismax, _rb(r, ns))
         pv, pi = pv.reshape(o, ns, 1), pi.reshape(o, ns, 1)
     else:
         wb = min(i, _WB)
-        ns = _segments(o, r, -(-i // wb), par, 64)
+        ns = _segments(o, r, -(-i // wb), x3.size, 64)
         pv, pi = np.empty((o, ns, i), x3.dtype), np.empty((o, ns, i), np.int64)
         zi = _index_zero(x3.itemsize, -(-r // ns))
         _launch(kern.arg_v, kern.arg_v_par, par, x3, pv, pi, ismax, zi, wb)

@@ -12,7 +12,8 @@ finishes as ``reduce`` does: the same answers bit for bit (tests/runtime/test_di
 for ``sum prod mean max min any all var std argmax argmin logsumexp norm l2_normalize``
 (argmax/argmin over rows call ``arg_rows``, ``arg_h`` without the partial values it would
 discard). The parallel kernels stay with
-``reduce`` (``_routing.runner`` decides per call).
+``reduce`` (``_routing.runner`` decides per call); where ``_stages._segments`` splits rows the
+serial kernels here compute and combine the same segments (the bits of either route).
 """
 
 from __future__ import annotations
@@ -25,11 +26,21 @@ import numpy as np
 import numpy.typing as npt
 
 from ... import _rules as rules
-from .._layouts import kernel_dtype
-from .._routing import one_reduced_block
+from .._layouts import kernel_dtype, one_reduced_block
 from ..norm_finish import l2_denominator, norm_from_power_sum
 from . import _kernels as kern
-from ._stages import _WB, _WB_2PASS, _WB_VAR, _index_zero, _narrow, _rb
+from ._stages import (
+    _WB,
+    _WB_2PASS,
+    _WB_VAR,
+    _combine_acc,
+    _combine_lse,
+    _combine_moments,
+    _index_zero,
+    _narrow,
+    _rb,
+    _segments,
+)
 
 __all__ = ["DIRECT_OPS", "direct_runner", "first_extreme_of_rows"]
 
@@ -46,24 +57,26 @@ def _accumulate(
     o: int, r: int, i: int, op: int, zc: Any, zt: Any
 ) -> Callable[[Array, float], Array]:
     """``_stages._stage_acc``'s serial path: ``acc(x, p)``, the ``(O, I)`` accumulate of ``x``
-    over ``R`` (``p``: the power of ``SUMPOW``)."""
+    over ``R`` (``p``: the power of ``SUMPOW``), with the backend's row segments."""
     part_dtype = np.asarray(zt).dtype
     if i == 1:
-        rb = _rb(r, 1)
+        ns = _segments(o, r, 1, o * r, 1 << 14)
+        rb = _rb(r, ns)
 
         def rows(x: Array, p: float) -> Array:
-            part: Array = np.empty((o, 1), part_dtype)
+            part: Array = np.empty((o, ns), part_dtype)
             kern.acc_h(x.reshape(o, r), part, op, p, zc, zt, rb)
-            return part
+            return _combine_acc(part.reshape(o, ns, 1), op)
 
         return rows
     wb = min(i, _WB)
+    ns = _segments(o, r, -(-i // wb), o * r * i, 64)
     vertical = kern.nrm_v if op in _POWER_SUM_OPS else kern.acc_v
 
     def columns(x: Array, p: float) -> Array:
-        part: Array = np.empty((o, 1, i), part_dtype)
+        part: Array = np.empty((o, ns, i), part_dtype)
         vertical(x.reshape(o, r, i), part, op, p, zc, wb)
-        return part
+        return _combine_acc(part, op)
 
     return columns
 
@@ -120,47 +133,53 @@ def first_extreme_of_rows(x: Array, ismax: bool) -> Array:
 
 
 def _moments(o: int, r: int, i: int) -> Callable[[Array], Array]:
-    """``_stages._stage_var``'s serial path (the sums of squared deviations)."""
+    """``_stages._stage_var``'s serial path (the sums of squared deviations), with the
+    backend's row segments."""
     if i == 1:
-        rb = _rb(r, 1)
+        ns = _segments(o, r, 1, o * r, 1 << 14)
+        rb = _rb(r, ns)
 
         def rows(x: Array) -> Array:
-            pm: Array = np.empty((o, 1))
-            p2: Array = np.empty((o, 1))
+            pm: Array = np.empty((o, ns))
+            p2: Array = np.empty((o, ns))
             kern.var_h(x.reshape(o, r), pm, p2, rb)
-            return p2
+            return _combine_moments(pm.reshape(o, ns, 1), p2.reshape(o, ns, 1), r)[1]
 
         return rows
     wb = min(i, _WB_VAR)
+    ns = _segments(o, r, -(-i // wb), o * r * i, 64)
 
     def columns(x: Array) -> Array:
-        pm: Array = np.empty((o, 1, i))
-        p2: Array = np.empty((o, 1, i))
+        pm: Array = np.empty((o, ns, i))
+        p2: Array = np.empty((o, ns, i))
         kern.var_v(x.reshape(o, r, i), pm, p2, wb)
-        return p2
+        return _combine_moments(pm, p2, r)[1]
 
     return columns
 
 
 def _logsumexp_parts(o: int, r: int, i: int, z0: Any) -> Callable[[Array], tuple[Array, Array]]:
-    """``_stages._stage_lse``'s serial path: (max, sum of exp(x - max))."""
+    """``_stages._stage_lse``'s serial path: (max, sum of exp(x - max)), with the backend's
+    row segments."""
     if i == 1:
-        rb = _rb(r, 1)
+        ns = _segments(o, r, 1, o * r, 1 << 14)
+        rb = _rb(r, ns)
 
         def rows(x: Array) -> tuple[Array, Array]:
-            pm: Array = np.empty((o, 1))
-            ps: Array = np.empty((o, 1))
+            pm: Array = np.empty((o, ns))
+            ps: Array = np.empty((o, ns))
             kern.lse_h(x.reshape(o, r), pm, ps, z0, rb)
-            return pm, ps
+            return _combine_lse(pm.reshape(o, ns, 1), ps.reshape(o, ns, 1))
 
         return rows
     wb = min(i, _WB_2PASS)
+    ns = _segments(o, r, -(-i // wb), o * r * i, 64)
 
     def columns(x: Array) -> tuple[Array, Array]:
-        pm: Array = np.empty((o, 1, i))
-        ps: Array = np.empty((o, 1, i))
+        pm: Array = np.empty((o, ns, i))
+        ps: Array = np.empty((o, ns, i))
         kern.lse_v(x.reshape(o, r, i), pm, ps, z0, wb)
-        return pm, ps
+        return _combine_lse(pm, ps)
 
     return columns
 

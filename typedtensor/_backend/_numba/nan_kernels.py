@@ -230,7 +230,9 @@ def nansum_count_columns_par(x: Any, sums: Any, cnts: Any, wb: int) -> None:
         _columns_sum_count(x, sums, cnts, t, wb)
 
 
-@njit(fastmath=FM)
+#: no reassociation or contraction (FMA) here: LLVM applied them differently in the serial and
+#: the parallel kernel's copy of this body (float64 M2s 2e-16 apart), and the two must agree
+@njit(fastmath={"nsz"})
 def _columns_moments(x: Any, cnt: Any, mean: Any, m2: Any, t: int, wb: int) -> None:
     ns, w = cnt.shape[1], x.shape[2]
     nb = -(-w // wb)

@@ -67,7 +67,7 @@ def _plan(x3: Array, block: int = _WB) -> tuple[bool, int, int]:
     par = _parallel(x3.size)
     wb = min(i, block)
     nb = -(-i // wb) if i > 1 else 1
-    return par, _segments(o, r, nb, par, _MIN_SEG if i == 1 else 64), wb
+    return par, _segments(o, r, nb, x3.size, _MIN_SEG if i == 1 else 64), wb
 
 
 def _run(serial: Any, parallel: Any, par: bool, *args: Any) -> None:

@@ -1,0 +1,83 @@
+"""What a program's first run costs: an empty kernel cache against a warm one and numpy.
+
+    python benchmarks/bench_cold.py                  # 4 MB tensors, 2 cold runs, 3 warm
+    python benchmarks/bench_cold.py --mb 1,16 --cold 1 --warm 3
+
+The program (``PROGRAM`` below) imports typedtensor, makes float32 tensors of ``--mb`` MB and
+runs a typical mix of reductions over them (sum, mean, max, var, std, logsumexp, argmax,
+norm, over rows, columns and the whole array: 24 calls). Each run is a fresh Python process,
+timed from outside (interpreter start and imports included):
+
+- cold: ``TYPEDTENSOR_NUMBA_CACHE_DIR`` an empty directory (every kernel compiles);
+- warm: the same directory again (kernels load from the disk cache);
+- numpy: the same calls on numpy arrays (``--numpy``), typedtensor not imported.
+
+The machine is shared with other jobs: medians, and the load average is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+PROGRAM = """
+import sys
+import numpy as np
+mb = float(sys.argv[1])
+use_numpy = sys.argv[2] == "numpy"
+if not use_numpy:
+    import typedtensor as tt
+n = int(mb * (1 << 20) / 4)
+rng = np.random.default_rng(0)
+arrays = [rng.standard_normal((n // 256, 256)).astype(np.float32)]
+def lse(a, ax):
+    m = a.max(ax, keepdims=True)
+    return np.log(np.exp(a - m).sum(ax)) + np.squeeze(m, ax)
+for a in arrays:
+    t = a if use_numpy else tt.asarray(a)
+    for ax in (None, 0, 1):
+        t.sum(ax); t.mean(ax); t.max(ax); t.var(ax); t.std(ax)
+        if use_numpy:
+            lse(a, ax); np.sqrt((a * a).sum(ax))
+        else:
+            t.logsumexp(ax); t.norm(2, ax)
+        t.argmax(1 if ax is None else ax)
+"""
+
+
+def _run(mb: float, side: str, cache_dir: str) -> float:
+    env = {**os.environ, "TYPEDTENSOR_NUMBA_CACHE_DIR": cache_dir}
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-c", PROGRAM, str(mb), side], env=env, check=True)
+    return time.perf_counter() - t0
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--mb", default="4")
+    p.add_argument("--cold", type=int, default=2)
+    p.add_argument("--warm", type=int, default=3)
+    args = p.parse_args()
+    print(f"load average {os.getloadavg()[0]:.2f}, cores {os.cpu_count()}")
+    print("| tensor | cold (empty cache) | warm | numpy | cold - warm |")
+    print("|---|---|---|---|---|")
+    for mb in (float(x) for x in args.mb.split(",")):
+        colds, warms, numpys = [], [], []
+        for _ in range(args.cold):
+            with tempfile.TemporaryDirectory() as d:
+                colds.append(_run(mb, "typedtensor", d))
+                for _ in range(args.warm):
+                    warms.append(_run(mb, "typedtensor", d))
+                    numpys.append(_run(mb, "numpy", d))
+        c, w, n = (statistics.median(x) for x in (colds, warms, numpys))
+        print(f"| {mb:g} MB | {c:.2f} s | {w:.2f} s | {n:.2f} s | {c - w:+.2f} s |", flush=True)
+    print(f"load average {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()

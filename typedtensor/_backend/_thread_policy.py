@@ -1,0 +1,134 @@
+"""The numba backend's thread policy: whether a reduction runs its serial or its parallel
+kernels, decided here and nowhere else (the ``TYPEDTENSOR_NUMBA_PARALLEL`` setting, the core
+count and the machine's load are read in this module only).
+
+Both routes give the same bits (the kernels split rows into segments by shape alone,
+``_numba/_stages.py``), so the policy is free to follow the load from call to call. It runs
+the parallel kernels while a second core is free and serially otherwise, because a parallel
+kernel whose work is split statically over threads waits for its slowest thread: with another
+CPU-bound process on a 2-core machine a 4M-element ``max`` took 16x numpy's time in parallel.
+Whether a core is free is read from the kernel's own last run, not guessed from the
+1-minute load average (which lags a starting competitor by tens of seconds):
+
+- the instantaneous count of runnable tasks (``/proc/loadavg``'s fourth field, read at most
+  every ``SAMPLE_S`` seconds; where there is none, the 1-minute load average);
+- each parallel launch measures its CPU time over its wall time: a launch whose threads got
+  less than ``MIN_EFFICIENCY`` of their cores (a thread was descheduled) sends the next
+  ``BACKOFF_S`` seconds' kernels to the serial route.
+
+``TYPEDTENSOR_NUMBA_PARALLEL=0``/``1`` forces either route (``auto``, the default, follows the
+machine). ``parallel_now(threads)`` answers for one kernel launch, ``parallel_expected()`` for a
+plan that must choose before any kernel runs (``_routing``), ``timed_launch`` runs a
+parallel kernel and records its efficiency.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from typing import Any
+
+__all__ = [
+    "BACKOFF_S",
+    "CORES",
+    "MIN_EFFICIENCY",
+    "PARALLEL_FROM_ELEMENTS",
+    "forced_setting",
+    "idle_cores",
+    "parallel_expected",
+    "parallel_now",
+    "reset",
+    "runnable_tasks",
+    "timed_launch",
+]
+
+#: the machine's cores, read once: ``os.cpu_count()`` costs ~2 us a call
+CORES = os.cpu_count() or 1
+#: the numba kernels split their work over threads from this many elements; below it they
+#: run serially (and their parallel variants never compile)
+PARALLEL_FROM_ELEMENTS = 1 << 18
+#: the runnable-task count is read at most this often (a read costs ~5 us)
+SAMPLE_S = 0.02
+#: a parallel launch whose threads ran less than this share of its wall time ...
+MIN_EFFICIENCY = 0.7
+#: ... keeps the kernels serial for this long (then one parallel launch probes again)
+BACKOFF_S = 1.0
+#: parallel launches shorter than this tell nothing (thread wake-up dominates)
+_MIN_TIMED_S = 200e-6
+
+_TRUE = ("1", "true", "yes", "on")
+_SETTINGS = ("0", "1", "false", "true", "no", "yes", "off", "on")
+
+_state = {"sampled_at": -1.0, "busy": 0.0, "serial_until": 0.0}
+
+
+def forced_setting() -> bool | None:
+    """``TYPEDTENSOR_NUMBA_PARALLEL``: True/False where it forces a route, None for ``auto``."""
+    forced = os.environ.get("TYPEDTENSOR_NUMBA_PARALLEL", "auto").strip().lower()
+    if forced in _SETTINGS:
+        return forced in _TRUE
+    return None
+
+
+def runnable_tasks() -> float:
+    """The machine's runnable tasks now, this thread included (``/proc/loadavg``), or the
+    1-minute load average where the platform has no such count."""
+    try:
+        with open("/proc/loadavg", "rb") as f:
+            return float(f.read().split()[3].split(b"/")[0])
+    except (OSError, IndexError, ValueError):
+        try:
+            return os.getloadavg()[0]
+        except OSError:  # pragma: no cover - no load average on this platform
+            return 0.0
+
+
+def idle_cores() -> bool:
+    """Does a second thread find a free core? (runnable tasks below cores - 0.5, sampled at
+    most every ``SAMPLE_S``; ``False`` for ``BACKOFF_S`` after a stalled parallel launch)."""
+    now = time.monotonic()
+    if now < _state["serial_until"]:
+        return False
+    if now - _state["sampled_at"] >= SAMPLE_S:
+        _state["busy"] = runnable_tasks()
+        _state["sampled_at"] = now
+    return _state["busy"] < CORES - 0.5
+
+
+def parallel_expected() -> bool:
+    """Would a large input's parallel kernels run now? (the setting, else 2+ cores and one of
+    them free)."""
+    forced = forced_setting()
+    if forced is not None:
+        return forced
+    return CORES >= 2 and idle_cores()
+
+
+def parallel_now(threads: int, idle: Callable[[], bool] = idle_cores) -> bool:
+    """Run one large kernel launch on ``threads`` numba threads in parallel? (the setting,
+    else 2+ threads and ``idle()``). Inputs below ``PARALLEL_FROM_ELEMENTS`` never ask."""
+    if threads < 2:
+        return False
+    forced = forced_setting()
+    if forced is not None:
+        return forced
+    return idle()
+
+
+def reset() -> None:
+    """Forget the sampled load and any back-off (tests; a forked child)."""
+    _state.update(sampled_at=-1.0, busy=0.0, serial_until=0.0)
+
+
+def timed_launch(kernel: Any, threads: int, *args: Any) -> None:
+    """Run a parallel ``kernel(*args)`` and keep the next kernels serial for ``BACKOFF_S``
+    if its threads were descheduled (CPU time below ``MIN_EFFICIENCY`` of wall time times
+    ``threads``)."""
+    wall0, cpu0 = time.perf_counter(), time.process_time()
+    kernel(*args)
+    wall = time.perf_counter() - wall0
+    if wall < _MIN_TIMED_S or forced_setting() is not None:
+        return
+    if time.process_time() - cpu0 < MIN_EFFICIENCY * wall * threads:
+        _state["serial_until"] = time.monotonic() + BACKOFF_S
