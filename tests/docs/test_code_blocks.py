@@ -134,15 +134,31 @@ def _instrument(block: Block) -> None:
             block.checked_origin[len(block.checked)] = n
 
 
+_OPERATORS = {"Add": "+", "Sub": "-", "Mul": "*", "FloorDiv": "//"}
+_INNERMOST = re.compile(r"\b(Add|Sub|Mul|FloorDiv)\[([^\[\],]+?),([^\[\],]+?)\]")
+
+
 def normalize(type_text: str) -> str:
-    """One spelling for the README's, mypy's and pyright's renderings of a tensor type."""
+    """One spelling for the README's, mypy's and pyright's renderings of a tensor type; dim
+    expressions (mypy reveals ``Mul[Literal[2], B]``, the pages write ``2 * B``) as arithmetic
+    without parentheses."""
     t = re.sub(r"\b(?:[A-Za-z_]\w*\.)+(?=[A-Za-z_])", "", type_text)  # module prefixes
     t = re.sub(r"\b(?:L|Literal)\[(-?\d+)\]", r"\1", t)
     t = re.sub(r"@\w+", "", t)  # pyright's B@f
-    return t.replace(" ", "")
+    t = t.replace(" ", "")
+    while True:
+        t, n = _INNERMOST.subn(lambda m: f"{m[2]}{_OPERATORS[m[1]]}{m[3]}", t)
+        if not n:
+            return t.replace("(", "").replace(")", "")
 
 
 BLOCKS = blocks()
+
+
+def test_normalize_spells_dim_expressions_as_arithmetic() -> None:
+    revealed = "Tensor[float32, Mul[Literal[2], B], FloorDiv[Add[B, N], Literal[3]]]"
+    assert normalize(revealed) == normalize("Tensor[float32, 2 * B, (B + N) // 3]")
+    assert normalize(revealed) != normalize("Tensor[float32, 2 * B, B + N]")
 
 
 def test_pages_have_checked_blocks() -> None:
