@@ -172,6 +172,10 @@ def _enable_always_true_name(options: Options) -> None:
             target.always_true = [*target.always_true, name]
 
 
+#: Python scalar classes whose ``==``/``!=`` with a Tensor is the Tensor's elementwise comparison
+_SCALAR_CLASSES = ("builtins.int", "builtins.float", "builtins.complex", "builtins.bool")
+
+
 class TypedTensorPlugin(Plugin):
     """Exact result types for typedtensor reductions, constructors and elementwise ops."""
 
@@ -181,6 +185,9 @@ class TypedTensorPlugin(Plugin):
         self._methods = _method_table()
         self._functions = _function_table()
         self._attributes = _attribute_table()
+        self._scalar_equality: dict[str, Entry] = {
+            m: _Deferred("_elementwise", "scalar_equality_hook") for m in ("__eq__", "__ne__")
+        }
         # mypy asks for a hook at every call: answers that cannot change are kept by full
         # name, so the common question is one dict lookup
         self._method_answers: dict[str, Hook | None] = {}
@@ -197,6 +204,9 @@ class TypedTensorPlugin(Plugin):
         if fullname in answers:
             return answers[fullname]
         cls, _, method = fullname.rpartition(".")
+        if cls in _SCALAR_CLASSES and method in self._scalar_equality:  # `2 == x`
+            hook = answers[fullname] = self._resolve(self._scalar_equality, method)
+            return hook
         if method not in self._methods or cls.startswith("builtins."):
             answers[fullname] = None  # no hook by that name / `1 + 2`: never a Tensor
             return None
