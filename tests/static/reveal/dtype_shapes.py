@@ -1,0 +1,45 @@
+"""``dtype=`` naming a dtype class keeps the exact shape under pyright (excluded in
+``mypy.ini``: mypy without the plugin gives the named class with the shape unknown, see
+``dtypes.py``; the plugin is exact).
+
+The ``tt.`` functions' shape overloads take ``dtype: type[_XD] | None = None`` with a PEP 696
+default (the rule's result dtype when ``dtype`` is omitted or None); the methods' call classes
+double their precise overloads with ``dtype`` required. ``var``/``std`` take only float or
+complex classes: an integer class is the unknown type (the plugin and the runtime reject it).
+"""
+
+from typing import Literal as L
+
+import numpy as np
+from typing_extensions import assert_type
+
+import typedtensor as tt
+from typedtensor import AnyTensor, Tensor
+
+
+def methods(x: Tensor[tt.float32, L[2], L[3]], c: Tensor[tt.complex64, L[4]]) -> None:
+    assert_type(x.sum(dtype=tt.float64), Tensor[tt.float64])
+    assert_type(x.sum(1, dtype=tt.float16), Tensor[tt.float16, L[2]])
+    assert_type(x.sum(axis=-1, keepdims=True, dtype=tt.float64), Tensor[tt.float64, L[2], L[1]])
+    assert_type(x.mean((0, 1), dtype=tt.float64), Tensor[tt.float64])
+    assert_type(x.prod(0, True, dtype=tt.int64), Tensor[tt.int64, L[1], L[3]])
+    assert_type(x.var(1, correction=1, dtype=tt.float16), Tensor[tt.float16, L[2]])
+    assert_type(x.std(dtype=tt.complex128), Tensor[tt.complex128])
+    assert_type(c.std(0, dtype=tt.complex128), Tensor[tt.complex128])
+    assert_type(x.mean(0, dtype=tt.int8), Tensor[tt.int8, L[3]])
+    assert_type(x.var(0, dtype=tt.int8), AnyTensor)
+    assert_type(x.sum(0, dtype=np.float64), AnyTensor)
+
+
+def functions(x: Tensor[tt.float32, L[2], L[3]], u: Tensor[tt.uint8, L[5]]) -> None:
+    assert_type(tt.mean(x, 0, dtype=tt.float64), Tensor[tt.float64, L[3]])
+    assert_type(tt.sum(x, (0, 1), True, dtype=tt.int64), Tensor[tt.int64, L[1], L[1]])
+    assert_type(tt.prod(x, -1, dtype=tt.complex64), Tensor[tt.complex64, L[2]])
+    assert_type(tt.var(x, 0, ddof=1, dtype=tt.float64), Tensor[tt.float64, L[3]])
+    assert_type(tt.std(x, axis=1, keepdims=True, dtype=tt.float64), Tensor[tt.float64, L[2], L[1]])
+    assert_type(tt.nanmean(u, 0, dtype=tt.float32), Tensor[tt.float32])
+    assert_type(tt.nansum(u, dtype=tt.uint8), Tensor[tt.uint8])
+    assert_type(tt.nanstd(x, 1, dtype=tt.float16), Tensor[tt.float16, L[2]])
+    assert_type(tt.sum(x, 0, dtype=None), Tensor[tt.float32, L[3]])
+    assert_type(tt.std(x, dtype=tt.int64), AnyTensor)
+    assert_type(tt.sum(x, 0, dtype="float64"), AnyTensor)
