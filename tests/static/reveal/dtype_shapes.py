@@ -5,7 +5,7 @@
 The ``tt.`` functions' shape overloads take ``dtype: type[_XD] | None = None`` with a PEP 696
 default (the rule's result dtype when ``dtype`` is omitted or None); the methods' call classes
 double their precise overloads with ``dtype`` required. ``var``/``std`` take only float or
-complex classes: an integer class is the unknown type (the plugin and the runtime reject it).
+complex classes, and so do ``mean``/``nanmean`` (issue #30): an integer class is the unknown type (the plugin and the runtime reject it).
 """
 
 from typing import Literal as L
@@ -26,7 +26,9 @@ def methods(x: Tensor[tt.float32, L[2], L[3]], c: Tensor[tt.complex64, L[4]]) ->
     assert_type(x.var(1, correction=1, dtype=tt.float16), Tensor[tt.float16, L[2]])
     assert_type(x.std(dtype=tt.complex128), Tensor[tt.complex128])
     assert_type(c.std(0, dtype=tt.complex128), Tensor[tt.complex128])
-    assert_type(x.mean(0, dtype=tt.int8), Tensor[tt.int8, L[3]])
+    assert_type(x.mean(0, dtype=tt.int8), AnyTensor)
+    assert_type(c.mean(0, dtype=tt.complex128), Tensor[tt.complex128])
+    assert_type(c.mean(0), Tensor[tt.complex64])
     assert_type(x.var(0, dtype=tt.int8), AnyTensor)
     assert_type(x.sum(0, dtype=np.float64), AnyTensor)
 
@@ -42,4 +44,12 @@ def functions(x: Tensor[tt.float32, L[2], L[3]], u: Tensor[tt.uint8, L[5]]) -> N
     assert_type(tt.nanstd(x, 1, dtype=tt.float16), Tensor[tt.float16, L[2]])
     assert_type(tt.sum(x, 0, dtype=None), Tensor[tt.float32, L[3]])
     assert_type(tt.std(x, dtype=tt.int64), AnyTensor)
+    assert_type(tt.mean(x, 1, dtype=tt.int64), AnyTensor)
+    assert_type(tt.nanmean(u, dtype=tt.bool_), AnyTensor)
     assert_type(tt.sum(x, 0, dtype="float64"), AnyTensor)
+
+
+def complex_mean(c: Tensor[tt.complex64, L[4], L[2]]) -> None:
+    # mean's rule result of a complex receiver is complex (the default of dtype=)
+    assert_type(tt.mean(c, 1), Tensor[tt.complex64, L[4]])
+    assert_type(tt.nanmean(c, 0, dtype=tt.complex128), Tensor[tt.complex128, L[2]])
