@@ -7,8 +7,8 @@ tuples, ``keepdims``, ``dtype=``), shape operations and constructors, each resul
 Pyright checks the module once; each program then runs with concrete sizes for its ``Any`` and
 TypeVar dims (a TypeVar's size is substituted into the revealed type). Asserted: every exact
 dtype pyright reveals is the run-time dtype, every exact shape (all dims ``Literal`` or a bound
-TypeVar) the run-time shape, a statement that raises at run time gets no exact answer (in a program without ``Any``), and no
-statement that runs gets a pyright error (no false errors).
+TypeVar) the run-time shape, a statement that raises at run time gets no exact answer (in a
+program without ``Any``), and no statement that runs gets a pyright error (no false errors).
 
 The default run checks ``PROGRAMS`` programs (about a minute); ``TT_PYRIGHT_FUZZ=<n>`` checks
 ``n`` programs per seed and ``TT_PYRIGHT_FUZZ_SEEDS=<k>`` ``k`` seeds (docs/stubs.md).
@@ -122,8 +122,7 @@ def program(rng: random.Random) -> Program:
         r = rng.random()
         if r < 0.4:
             expr = f"{x} {rng.choice(OPERATORS)} {y}"
-            rank: int | None = None  # broadcast: the larger rank (a guess for later axes)
-            rank = max(ranks[x], ranks[y])
+            rank: int | None = max(ranks[x], ranks[y])  # broadcast: the larger rank
         elif r < 0.55:
             scalar = rng.choice(("True", "2", "2.5", "1j"))
             op = rng.choice(OPERATORS[:6])
