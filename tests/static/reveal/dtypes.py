@@ -1,15 +1,16 @@
 """float16 / complex reductions and ``dtype=``: exact dtypes from the generated overloads.
 
-``dtype=`` naming a typedtensor class gives that class (with the exact shape under pyright:
-``dtype_shapes.py``; the shape unknown under mypy without the plugin); a numpy dtype or a name
-gives the unknown tensor (so does an integer class for ``var``/``std``, which compute only in
-a float or complex dtype). ``var/std/norm`` of complex are real, ``abs()`` of complex is real.
+``dtype=`` naming a typedtensor class gives that class with the shape unknown (the overloads
+do not double for it: docs/stubs.md; the mypy plugin is exact); a numpy dtype or a name gives
+the unknown tensor, and so does an integer class for ``var``/``std`` (they compute only in a
+float or complex dtype). ``var/std/norm`` of complex are real, ``abs()`` of complex is real.
 """
 
+from typing import Any
 from typing import Literal as L
 
 import numpy as np
-from typing_extensions import assert_type
+from typing_extensions import Unpack, assert_type
 
 import typedtensor as tt
 from typedtensor import AnyTensor, Tensor
@@ -47,11 +48,14 @@ def abs_of_unknown(a: AnyTensor) -> None:
 
 
 def dtype_argument(x: Tensor[tt.float32, L[2], L[3]]) -> None:
-    # a dtype class names the result dtype; the exact shapes pyright gives as well are in
-    # dtype_shapes.py (mypy without the plugin: the shape unknown)
-    assert_type(x.sum(1, dtype=tt.float16).dtype, type[tt.float16])
-    assert_type(tt.mean(x, 0, dtype=tt.float64).dtype, type[tt.float64])
-    assert_type(x.std(0, dtype=tt.complex128).dtype, type[tt.complex128])
+    assert_type(x.sum(dtype=tt.float64), Tensor[tt.float64, Unpack[tuple[Any, ...]]])
+    assert_type(x.sum(1, dtype=tt.float16), Tensor[tt.float16, Unpack[tuple[Any, ...]]])
+    assert_type(tt.mean(x, 0, dtype=tt.float64), Tensor[tt.float64, Unpack[tuple[Any, ...]]])
+    assert_type(x.prod(0, True, dtype=tt.int64), Tensor[tt.int64, Unpack[tuple[Any, ...]]])
+    assert_type(tt.var(x, 0, ddof=1, dtype=tt.float64), Tensor[tt.float64, Unpack[tuple[Any, ...]]])
+    assert_type(x.std(dtype=tt.complex128), Tensor[tt.complex128, Unpack[tuple[Any, ...]]])
+    assert_type(tt.nanstd(x, 1, dtype=tt.float16), Tensor[tt.float16, Unpack[tuple[Any, ...]]])
+    assert_type(x.mean(0, dtype=tt.complex64), Tensor[tt.complex64, Unpack[tuple[Any, ...]]])
     assert_type(x.sum(0, dtype=np.float64), AnyTensor)
     assert_type(tt.sum(x, 0, dtype="float64"), AnyTensor)
     # mean/var/std compute only in a float or complex dtype: an integer or bool class is an
@@ -61,7 +65,7 @@ def dtype_argument(x: Tensor[tt.float32, L[2], L[3]]) -> None:
     assert_type(x.mean(dtype=tt.bool_), AnyTensor)
     assert_type(tt.mean(x, 1, dtype=tt.int64), AnyTensor)
     assert_type(tt.nanmean(x, dtype=tt.uint8), AnyTensor)
-    assert_type(tt.nanmean(x, 1, dtype=tt.float64).dtype, type[tt.float64])
+    assert_type(tt.nanmean(x, 1, dtype=tt.float64), Tensor[tt.float64, Unpack[tuple[Any, ...]]])
     assert_type(x.var(0, dtype=tt.int8), AnyTensor)
     assert_type(tt.std(x, dtype=tt.int64), AnyTensor)
     assert_type(tt.nanvar(x, 1, dtype=tt.bool_), AnyTensor)
