@@ -277,11 +277,17 @@ def render_binary_method(op: str, reflected: bool, indent: str) -> str:
         out.append(_ov(indent, name, "self, other: Operand", ANY_TENSOR))
         return "".join(out)
     for guard in GUARDS[1:] if compare else GUARDS:
-        out.append(_ov(indent, name, f"self, other: {guard}", ANY_TENSOR))
+        out.append(_ov(indent, name, f"self, other: {_definitive(guard)}", ANY_TENSOR))
     same_dt, same_res = (
         ("Any", "bool_") if compare else _class_dtype_operand(_binary_fn(op, "same"))
     )
-    out.append(_ov(indent, name, f"self, other: {tensor(same_dt, sh)}", tensor(same_res, sh)))
+    if same_res == "_R":  # read from the receiver's table: an ``Any`` receiver dtype gives Any
+        same = spell(_binary_fn(op, "same"), same=True)
+        self_sh = tensor(same.receiver, ["Unpack[_Sh]"])
+        same_params = f"self: {self_sh}, other: {tensor(_same_operand(), ['Unpack[_Sh]'])}"
+        out.append(_ov(indent, name, same_params, tensor("_R", ["Unpack[_Sh]"])))
+    else:
+        out.append(_ov(indent, name, f"self, other: {tensor(same_dt, sh)}", tensor(same_res, sh)))
     if op in _BINARY:  # a bool_ mask of the receiver's shape
         fn = _binary_fn(op, "bool_tensor")
         if _is_identity(fn):
@@ -294,7 +300,12 @@ def render_binary_method(op: str, reflected: bool, indent: str) -> str:
             out.append(_ov(indent, name, params, tensor(s.result, ["Unpack[_Sh]"])))
     if not compare:  # other dtypes, the receiver's dims: the shape (promotion is not tabled)
         out.append(_ov(indent, name, f"self, other: {tensor('Any', sh)}", tensor("Any", sh)))
-    out.append(_ov(indent, name, f"self, other: {tensor(same_dt, [])}", tensor(same_res, sh)))
+    if same_res == "_R":
+        rank0 = f"self: {self_sh}, other: {tensor(_same_operand(), [])}"
+        out.append(_ov(indent, name, rank0, tensor("_R", ["Unpack[_Sh]"])))
+    else:
+        rank0 = f"self, other: {tensor(same_dt, [])}"
+        out.append(_ov(indent, name, rank0, tensor(same_res, sh)))
     for form in shape_forms():
         if compare:
             me, other, res = receiver("Any", form.me), tensor("Any", form.other), "bool_"
@@ -303,8 +314,17 @@ def render_binary_method(op: str, reflected: bool, indent: str) -> str:
             me = receiver(same.receiver, form.me)
             other, res = tensor(_same_operand(), form.other), same.result
         out.append(_ov(indent, name, f"self: {me}, other: {other}", tensor(res, form.result)))
+    out.append(_ov(indent, name, "self, other: TensorBase", ANY_TENSOR))
     out.append(_ov(indent, name, "self, other: Operand", ANY_TENSOR))
     return "".join(out)
+
+
+def _definitive(guard: str) -> str:
+    """A guard's operand spelled as a union (with ``_UnknownDim``, which no operand is): pyright
+    takes a match through a union parameter as definitive, so the guard's answer stands for the
+    ``Any`` dims it catches instead of becoming ambiguous with the later overloads (plain
+    ``Any`` for ``u + u`` on unknown ranks). See docs/stubs.md, "Never a wrong exact answer"."""
+    return f"{guard} | _UnknownDim"
 
 
 def _same_operand() -> str:

@@ -23,13 +23,15 @@ from ._render_forms import (
     variadic_forms,
 )
 from ._render_params import Param, _camel, _doc, render_params, runtime_params
-from ._render_reductions import _out_none, _overload_params, out_overload
+from ._render_reductions import INEXACT_DTYPE_OPS, _out_none, _overload_params, out_overload
 
 
 def call_class_key(spec: rules.ReductionSpec, fn: Callable[..., Any]) -> str:
-    """Reductions with the same signature (after ``self``) share their call classes."""
+    """Reductions with the same signature (after ``self``) and the same ``dtype=`` classes
+    (``mean``'s only float and complex ones) share their call classes."""
     params, ret = runtime_params(fn)
-    return f"{render_params(params[1:])} -> {ret} single={spec.single_axis}"
+    inexact = spec.name in INEXACT_DTYPE_OPS
+    return f"{render_params(params[1:])} -> {ret} single={spec.single_axis} inexact={inexact}"
 
 
 def render_call_classes(

@@ -93,9 +93,12 @@ def _overload_params(params: list[Param], first: str, receiver: str, form: Form)
 OUT_TYPEVAR = "_O"
 #: The type variable of ``dtype=``: a call naming a typedtensor dtype class gets that class.
 DTYPE_TYPEVAR = "_X"
-#: ... and for the reductions that compute only in a float or complex dtype (``var``, ``std``...):
-#: bound to ``Floating | ComplexFloating``, so an integer class goes on to the catch-all
+#: ... and for the reductions that compute only in a float or complex dtype (``mean``, ``var``,
+#: ``std`` and their NaN-aware forms): bound to ``Floating | ComplexFloating``, so an integer or
+#: bool class goes on to the catch-all (the rules reject it: numpy's answers there overflow,
+#: truncate or raise; issue #30)
 INEXACT_DTYPE_TYPEVAR = "_XF"
+INEXACT_DTYPE_OPS = (*rules.VARIANCES, "mean", "nanmean")
 
 
 def out_overload(
@@ -135,11 +138,12 @@ def dtype_overload(
     ``dtype=None`` gets the catch-all's unknown type); doubling them for ``dtype=`` would
     double what pyright evaluates per call, and the plugin gives the exact shape as well. A
     numpy dtype or a name goes on to the catch-all (``AnyTensor``), and so does an integer
-    class for reduction ``op`` where the rules reject it (``var(dtype=tt.int8)``: the unknown
+    class for reduction ``op`` where the rules reject it (``var(dtype=tt.int8)``,
+    ``mean(dtype=tt.int64)``: the unknown
     type under pyright, an error under the plugin and at run time)."""
     if "dtype" not in [p.name for p in params]:
         return []
-    typevar = INEXACT_DTYPE_TYPEVAR if op in rules.VARIANCES else DTYPE_TYPEVAR
+    typevar = INEXACT_DTYPE_TYPEVAR if op in INEXACT_DTYPE_OPS else DTYPE_TYPEVAR
     base = _out_none(_with_receiver(params, first, receiver))
     # required, so keyword-only (a positional dtype after defaulted parameters could not be)
     named = [p for p in base if p.name != "dtype"]

@@ -22,7 +22,12 @@ from ._tensortypes import (
     unknown_star,
 )
 
-__all__ = ["binary_function_hook", "binary_method_hook", "unary_float_hook"]
+__all__ = [
+    "binary_function_hook",
+    "binary_method_hook",
+    "scalar_equality_hook",
+    "unary_float_hook",
+]
 
 Operand = Union[TensorView, Scalar]  # a tensor, or a Python scalar kind ("int"...)
 
@@ -40,6 +45,18 @@ def binary_method_hook(kind: str, reflected: bool) -> Callable[[MethodContext], 
         return _combine(ctx, kind, left, right, arg.anchor(ctx), _operator_operands(ctx))
 
     return hook
+
+
+def scalar_equality_hook(ctx: MethodContext) -> Type:
+    """Hook for ``int.__eq__``/``__ne__`` (and float, complex, bool): ``2 == x`` with a Tensor
+    ``x`` is the bool Tensor of ``x``'s shape (``int.__eq__`` returns NotImplemented, so Python
+    calls ``x.__eq__(2)``); mypy would answer ``bool`` from typeshed's ``int.__eq__``.
+    ``(2, 3) tensor: 2 == x -> Tensor[bool_, L[2], L[3]]``."""
+    me = as_tensor(ctx.arg_types[0][0]) if ctx.arg_types and ctx.arg_types[0] else None
+    scalar = scalar_kind(ctx.type)
+    if me is None or scalar is None:
+        return ctx.default_return_type
+    return _combine(ctx, "compare", Scalar(scalar), me, ctx.context)
 
 
 def binary_function_hook(kind: str) -> Callable[[FunctionContext], Type]:

@@ -227,6 +227,10 @@ def _enable_always_true_name(options: Options) -> None:
             target.always_true = [*target.always_true, name]
 
 
+#: Python scalar classes whose ``==``/``!=`` with a Tensor is the Tensor's elementwise comparison
+_SCALAR_CLASSES = ("builtins.int", "builtins.float", "builtins.complex", "builtins.bool")
+
+
 class TypedTensorPlugin(Plugin):
     """Exact result types for typedtensor reductions, constructors and elementwise ops."""
 
@@ -238,6 +242,9 @@ class TypedTensorPlugin(Plugin):
         self._attributes = _attribute_table()
         self._numpy_methods: dict[str, Entry] = {
             m: _Deferred("_interop", "numpy_comparison_hook") for m in _ORDERING
+        }
+        self._scalar_equality: dict[str, Entry] = {
+            m: _Deferred("_elementwise", "scalar_equality_hook") for m in ("__eq__", "__ne__")
         }
         # mypy asks for a hook at every call: answers that cannot change are kept by full
         # name, so the common question is one dict lookup
@@ -260,6 +267,9 @@ class TypedTensorPlugin(Plugin):
             return hook
         if fullname in _INT_OPERATORS:  # x.shape[0] * 2: a dim expression
             hook = answers[fullname] = _int_operator_hook(fullname)
+            return hook
+        if cls in _SCALAR_CLASSES and method in self._scalar_equality:  # `2 == x`
+            hook = answers[fullname] = self._resolve(self._scalar_equality, method)
             return hook
         if method not in self._methods or cls.startswith("builtins."):
             answers[fullname] = None  # no hook by that name / `1 + 2`: never a Tensor

@@ -55,11 +55,17 @@ def dtype_argument(x: Tensor[tt.float32, L[2], L[3]]) -> None:
     assert_type(tt.var(x, 0, ddof=1, dtype=tt.float64), Tensor[tt.float64, Unpack[tuple[Any, ...]]])
     assert_type(x.std(dtype=tt.complex128), Tensor[tt.complex128, Unpack[tuple[Any, ...]]])
     assert_type(tt.nanstd(x, 1, dtype=tt.float16), Tensor[tt.float16, Unpack[tuple[Any, ...]]])
-    assert_type(x.mean(0, dtype=tt.int8), Tensor[tt.int8, Unpack[tuple[Any, ...]]])
+    assert_type(x.mean(0, dtype=tt.complex64), Tensor[tt.complex64, Unpack[tuple[Any, ...]]])
     assert_type(x.sum(0, dtype=np.float64), AnyTensor)
     assert_type(tt.sum(x, 0, dtype="float64"), AnyTensor)
-    # var/std compute only in a float or complex dtype: an integer class is an error under the
-    # plugin and the runtime; here it goes to the catch-all (unknown), never an exact type
+    # mean/var/std compute only in a float or complex dtype: an integer or bool class is an
+    # error under the plugin and the runtime; here it goes to the catch-all (unknown), never an
+    # exact type (issue #30)
+    assert_type(x.mean(0, dtype=tt.int8), AnyTensor)
+    assert_type(x.mean(dtype=tt.bool_), AnyTensor)
+    assert_type(tt.mean(x, 1, dtype=tt.int64), AnyTensor)
+    assert_type(tt.nanmean(x, dtype=tt.uint8), AnyTensor)
+    assert_type(tt.nanmean(x, 1, dtype=tt.float64), Tensor[tt.float64, Unpack[tuple[Any, ...]]])
     assert_type(x.var(0, dtype=tt.int8), AnyTensor)
     assert_type(tt.std(x, dtype=tt.int64), AnyTensor)
     assert_type(tt.nanvar(x, 1, dtype=tt.bool_), AnyTensor)

@@ -68,3 +68,42 @@ def unbound_method(x: Tensor[tt.float32, L[2], L[3]]) -> None:
     unknown shape (mypy without the plugin reads the flat overloads: exact)."""
     assert_type(Tensor.sum(x, 1), Unknown)
     assert_type(Tensor.argmax(x, axis=0), Unknown)
+
+
+def any_dim_against_literal_one(
+    a: Tensor[tt.float64, L[1], L[3]],
+    b: Tensor[tt.float64, Any, L[3]],
+    c: Tensor[tt.float64, Any, L[3]],
+    k: Tensor[tt.float64, L[4], L[1]],
+    m: Tensor[tt.float64, L[4], Any],
+    v: Tensor[tt.float64, L[1]],
+) -> None:
+    # a literal 1 against an Any dim: the run-time dim is the Any one (a - b can be (5, 3))
+    assert_type(a - b, Any)
+    assert_type(a + b, Any)
+    assert_type(a == b, Any)
+    assert_type(k - m, Any)
+    assert_type(v * b, Unknown)
+    # sound precision stays: an Any dim against a literal 3, or against the same Any
+    assert_type(b - a, Tensor[tt.float64, Any, L[3]])
+    assert_type(c - b, Tensor[tt.float64, Any, L[3]])
+    assert_type(m - k, Tensor[tt.float64, L[4], Any])
+
+
+def any_dtype_receiver(q: Tensor[Any, L[2], L[2]], z: Tensor[tt.int8, L[2], L[2]]) -> None:
+    # the receiver's dtype decides the result's: unknown here, whatever the operand's
+    assert_type(q - z, Tensor[Any, L[2], L[2]])
+    assert_type(q / z, Tensor[Any, L[2], L[2]])
+    assert_type(q & z, Tensor[Any, L[2], L[2]])
+    assert_type(q + z, Tensor[Any, L[2], L[2]])
+    assert_type(q - tt.zeros((), tt.int8), Tensor[Any, L[2], L[2]])
+    assert_type(z - z, Tensor[tt.int8, L[2], L[2]])
+
+
+def unknown_rank_operands(u: Tensor[tt.float32, Unpack[tuple[Any, ...]]]) -> None:
+    # a tensor-tensor operator on unknown ranks: the unknown-shape Tensor, not plain Any
+    assert_type(u + u, Unknown)
+    assert_type(u < u, Unknown)
+    r5 = tt.zeros((2, 2, 2, 2, 2), tt.float32)
+    assert_type(r5 + r5, Unknown)
+    assert_type(r5 + 1, Tensor[tt.float32, Unpack[tuple[Any, ...]]])
