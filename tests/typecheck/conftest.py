@@ -97,3 +97,22 @@ def dim_value(revealed: str, bindings: dict[str, int]) -> int:
         if module not in names:  # the module of the symbols: corpus_mod.Bm
             names[module] = types.SimpleNamespace(**bindings)
     return int(eval(revealed, {"__builtins__": {}}, names))
+
+
+#: a generated module's case index (0 = the first ``reveal_type`` line) -> its messages
+CaseMessages = dict[int, list[tuple[str, str, "str | None"]]]
+
+
+def check_reveal_corpus(tmp: Path, name: str, prelude: list[str], exprs: list[str]) -> CaseMessages:
+    """Write ``prelude`` then ``reveal_type(<expr>)`` per expression as ``<name>.py`` in
+    ``tmp``, check it once with mypy and the plugin, and return each case's
+    ``(severity, message, code)`` list by case index (the agreement tests' corpus run)."""
+    first = len(prelude) + 1
+    lines = [*prelude, *(f"reveal_type({e})" for e in exprs)]
+    (tmp / f"{name}.py").write_text("\n".join(lines) + "\n")
+    result = run_mypy(["--no-error-summary", "--cache-dir", str(tmp / "cache"), f"{name}.py"], tmp)
+    assert_no_crash(result)
+    by_case: CaseMessages = {}
+    for line, severity, message, code in result.messages(f"{name}.py"):
+        by_case.setdefault(line - first, []).append((severity, message, code))
+    return by_case

@@ -20,7 +20,7 @@ import re
 import numpy as np
 import pytest
 
-from .conftest import assert_no_crash, run_mypy
+from .conftest import check_reveal_corpus
 
 SIZES = (1, 2, 3, 4)
 BATCH_SIZES = (2, 5)  # the sizes the marker ``Batch`` is bound to at run time
@@ -108,17 +108,10 @@ def checked(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> dict[int, list[tuple[str, str, str | None]]]:
     prelude, exprs = corpus()
-    lines = ["from typing import Literal as L", *prelude]
-    first = len(lines) + 1
-    lines += [f"reveal_type({e})" for e in exprs]
     tmp = tmp_path_factory.mktemp("agreement_einsum")
-    (tmp / "corpus_einsum.py").write_text("\n".join(lines) + "\n")
-    result = run_mypy(["--no-error-summary", "corpus_einsum.py"], tmp)
-    assert_no_crash(result)
-    by_line: dict[int, list[tuple[str, str, str | None]]] = {}
-    for line, severity, message, code in result.messages("corpus_einsum.py"):
-        by_line.setdefault(line - first, []).append((severity, message, code))
-    return by_line
+    return check_reveal_corpus(
+        tmp, "corpus_einsum", ["from typing import Literal as L", *prelude], exprs
+    )
 
 
 def test_einsum_static_type_equals_numpy(

@@ -22,7 +22,7 @@ import pytest
 
 from typedtensor import _rules as rules
 
-from .conftest import assert_no_crash, run_mypy
+from .conftest import check_reveal_corpus
 from .test_agreement_linalg_indexing import _parse
 
 DTYPES = list(rules.DTYPE_NAMES)
@@ -72,18 +72,8 @@ def corpus() -> tuple[list[str], list[Case]]:
 @pytest.fixture(scope="module")
 def checked(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Case], Messages]:
     lines, cases = corpus()
-    first = len(lines) + 1
-    lines += [f"reveal_type({c.expr})" for c in cases]
     tmp = tmp_path_factory.mktemp("agreement_interop")
-    (tmp / "corpus_interop.py").write_text("\n".join(lines) + "\n")
-    result = run_mypy(
-        ["--no-error-summary", "--cache-dir", str(tmp / "cache"), "corpus_interop.py"], tmp
-    )
-    assert_no_crash(result)
-    by_line: Messages = {}
-    for line, severity, message, code in result.messages("corpus_interop.py"):
-        by_line.setdefault(line - first, []).append((severity, message, code))
-    return cases, by_line
+    return cases, check_reveal_corpus(tmp, "corpus_interop", lines, [c.expr for c in cases])
 
 
 def test_static_type_equals_runtime(checked: tuple[list[Case], Messages]) -> None:

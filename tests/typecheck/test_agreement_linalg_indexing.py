@@ -26,7 +26,7 @@ import pytest
 
 from typedtensor import _rules as rules
 
-from .conftest import assert_no_crash, run_mypy
+from .conftest import check_reveal_corpus
 
 DTYPES = [("bool_" if n == "bool" else n) for n in rules.DTYPE_NAMES]
 SIZES = (2, 3, 4, 5)
@@ -180,18 +180,8 @@ def _dim_matches(text: str, size: int, allow_any: bool) -> bool:
 @pytest.fixture(scope="module")
 def checked(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Case], Messages]:
     lines, cases = corpus()
-    first = len(lines) + 1
-    lines += [f"reveal_type({c.expr})" for c in cases]
     tmp = tmp_path_factory.mktemp("agreement_li")
-    (tmp / "corpus_li.py").write_text("\n".join(lines) + "\n")
-    result = run_mypy(
-        ["--no-error-summary", "--cache-dir", str(tmp / "cache"), "corpus_li.py"], tmp
-    )
-    assert_no_crash(result)
-    by_line: Messages = {}
-    for line, severity, message, code in result.messages("corpus_li.py"):
-        by_line.setdefault(line - first, []).append((severity, message, code))
-    return cases, by_line
+    return cases, check_reveal_corpus(tmp, "corpus_li", lines, [c.expr for c in cases])
 
 
 def test_static_type_equals_runtime(checked: tuple[list[Case], Messages]) -> None:

@@ -23,7 +23,7 @@ import pytest
 import typedtensor as tt
 from typedtensor import _rules as rules
 
-from .conftest import assert_no_crash, dim_value, run_mypy
+from .conftest import check_reveal_corpus, dim_value
 
 DTYPES = [("bool_" if n == "bool" else n) for n in rules.DTYPE_NAMES]
 SIZES = (2, 3, 4, 5, 6)
@@ -303,18 +303,8 @@ def checked(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> tuple[list[Case], dict[int, list[tuple[str, str, str | None]]], dict[str, object]]:
     cases = corpus()
-    lines = prelude()
-    first = len(lines) + 1
-    lines += [f"reveal_type({c.expr})" for c in cases]
     tmp = tmp_path_factory.mktemp("agreement_manipulation")
-    (tmp / "corpus_mod.py").write_text("\n".join(lines) + "\n")
-    result = run_mypy(
-        ["--no-error-summary", "--cache-dir", str(tmp / "cache"), "corpus_mod.py"], tmp
-    )
-    assert_no_crash(result)
-    by_line: dict[int, list[tuple[str, str, str | None]]] = {}
-    for line, severity, message, code in result.messages("corpus_mod.py"):
-        by_line.setdefault(line - first, []).append((severity, message, code))
+    by_line = check_reveal_corpus(tmp, "corpus_mod", prelude(), [c.expr for c in cases])
     assert not [m for i, m in by_line.items() if i < 0], by_line  # the prelude checks clean
     namespace: dict[str, object] = {}
     exec("\n".join(prelude()), namespace)

@@ -13,7 +13,7 @@ import pytest
 
 from typedtensor import _rules as rules
 
-from .conftest import assert_no_crash, run_mypy
+from .conftest import check_reveal_corpus
 from .test_agreement_linalg_indexing import _parse
 
 DTYPES = [("bool_" if n == "bool" else n) for n in rules.DTYPE_NAMES]
@@ -42,18 +42,8 @@ def corpus() -> tuple[list[str], list[str]]:
 @pytest.fixture(scope="module")
 def checked(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[str], Messages]:
     lines, cases = corpus()
-    first = len(lines) + 1
-    lines += [f"reveal_type({c})" for c in cases]
     tmp = tmp_path_factory.mktemp("agreement_numpy_ops")
-    (tmp / "corpus_ops.py").write_text("\n".join(lines) + "\n")
-    result = run_mypy(
-        ["--no-error-summary", "--cache-dir", str(tmp / "cache"), "corpus_ops.py"], tmp
-    )
-    assert_no_crash(result)
-    by_line: Messages = {}
-    for line, severity, message, code in result.messages("corpus_ops.py"):
-        by_line.setdefault(line - first, []).append((severity, message, code))
-    return cases, by_line
+    return cases, check_reveal_corpus(tmp, "corpus_ops", lines, cases)
 
 
 def test_static_type_never_wrong(checked: tuple[list[str], Messages]) -> None:
