@@ -10,8 +10,8 @@ dtype pyright reveals is the run-time dtype, every exact shape (all dims ``Liter
 TypeVar) the run-time shape, a statement that raises at run time gets no exact answer (in a
 program without ``Any``), and no statement that runs gets a pyright error (no false errors).
 
-The default run checks ``PROGRAMS`` programs (about a minute); ``TT_PYRIGHT_FUZZ=<n>`` checks
-``n`` programs per seed and ``TT_PYRIGHT_FUZZ_SEEDS=<k>`` ``k`` seeds (docs/stubs.md).
+The default run checks ``PROGRAMS`` programs (about a minute); ``TYPEDTENSOR_PYRIGHT_FUZZ=<n>`` checks
+``n`` programs per seed and ``TYPEDTENSOR_PYRIGHT_FUZZ_SEEDS=<k>`` ``k`` seeds (docs/stubs.md).
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ from ._run import pyright
 
 pytestmark = pytest.mark.slow
 
-PROGRAMS = int(os.environ.get("TT_PYRIGHT_FUZZ", "150"))
-SEEDS = range(int(os.environ.get("TT_PYRIGHT_FUZZ_SEEDS", "1")))
+PROGRAMS = int(os.environ.get("TYPEDTENSOR_PYRIGHT_FUZZ", "150"))
+SEEDS = range(int(os.environ.get("TYPEDTENSOR_PYRIGHT_FUZZ_SEEDS", "1")))
 DTYPES = [("bool_" if n == "bool" else n) for n in rules.DTYPE_NAMES]
 SYMBOLS = {"B": 5, "C": 6}  # TypeVar dims and their run-time sizes (no literal dim is 5 or 6)
 OPERATORS = ("+", "-", "*", "/", "**", "<", "==", "!=", "&", "|", "^")
