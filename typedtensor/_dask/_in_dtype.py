@@ -218,7 +218,7 @@ def mean_aggregate(
     x: Array, axis: tuple[int, ...], keepdims: bool, *, dtype: np.dtype[Any]
 ) -> Array:
     """mean = s / n divided as numpy divides (``true_divide(s, n, out=s, casting="unsafe")``:
-    in float64 for integer sums, truncated back to ``dtype``); 0 / 0 gives numpy's value."""
+    the quotient rounded to ``dtype``); 0 / 0 gives numpy's value."""
     merged = combine_sums(x, axis, True, dtype=dtype)
     s = np.array(merged["s"])
     with np.errstate(all="ignore"):
