@@ -22,7 +22,7 @@ __all__ = ["CACHE", "CACHE_DIR", "kernel"]
 
 _HERE = Path(__file__).resolve().parent
 #: the dispatcher's modules: plain Python, no kernels
-_DISPATCH = frozenset(("__init__.py", "_canonical.py", "_stages.py", "_warmup.py"))
+_DISPATCH = frozenset(("__init__.py", "_canonical.py", "_stages.py"))
 #: every module of this package that defines kernels (all but the dispatcher)
 _SOURCES = tuple(sorted(p.name for p in _HERE.glob("*.py") if p.name not in _DISPATCH))
 

@@ -17,7 +17,6 @@ import numpy.typing as npt
 from .. import _thread_policy as policy
 from . import _kernels as kern
 from ._canonical import _Canon, _canon, _rest, _split
-from ._warmup import compile_in_background, parallel_ready
 
 Array = npt.NDArray[Any]
 
@@ -50,16 +49,12 @@ def _parallel(size: int) -> bool:
 
 def _launch(serial: Any, parallel: Any, par: bool, *args: Any) -> None:
     """Run ``parallel(*args)`` (timed by the thread policy, one launch at a time) or
-    ``serial(*args)``: the same bits either way. A parallel variant not compiled yet for these
-    argument types compiles in the background while the serial one runs (``_warmup``),
-    unless the setting forces the parallel kernels."""
-    if par and parallel_ready(parallel, args, wait=policy.forced_setting() is not None):
+    ``serial(*args)``: the same bits either way."""
+    if par:
         with _LOCK:
             policy.timed_launch(parallel, _threads(), *args)
         return
     serial(*args)
-    if par:  # after the serial kernel, which may have had to compile itself first
-        compile_in_background(parallel, args)
 
 
 #: the tasks a reduction of few rows (or column blocks) is split into, whatever the thread count:
