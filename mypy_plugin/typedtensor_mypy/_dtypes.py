@@ -19,7 +19,7 @@ from mypy.types import (
 )
 
 from . import _names as names
-from ._reduce_fast import concrete_reduction_dtype, dtype_instance
+from ._dtype_classes import concrete_reduction_dtype, dtype_instance
 from ._rules import rules
 from ._tensortypes import named_instance
 

@@ -9,32 +9,27 @@ errors included, goes to ``_reductions._reduce``.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Sequence
-from typing import Final, NamedTuple, Union
+from typing import Final, Union
 
-from mypy.nodes import ArgKind, TypeInfo
-from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext
+from mypy.nodes import ArgKind
+from mypy.plugin import FunctionContext, MethodContext
 from mypy.types import (
-    AnyType,
     Instance,
     LiteralType,
     NoneType,
     TupleType,
     Type,
-    TypeOfAny,
     UnpackType,
 )
 
 from . import _names as names
+from ._dtype_classes import CONCRETE_RESULTS, KEEP, concrete_reduction_dtype
 from ._guard import fallback, self_guarded
+from ._reduction_plans import PLANS, get_plan, receiver_param
 from ._rules import rules
 
 __all__ = [
-    "concrete_reduction_dtype",
-    "dtype_instance",
-    "get_plan",
-    "receiver_param",
     "reduction_hook",
 ]
 
@@ -109,7 +104,7 @@ def _fast_reduce(
     dtype: Type | None = targs[0]
     if type(dtype) is not Instance:
         return None
-    if _CONCRETE_RESULTS.get((op, dtype.type.fullname)) is not _KEEP:  # else: dtype kept
+    if CONCRETE_RESULTS.get((op, dtype.type.fullname)) is not KEEP:  # else: dtype kept
         dtype = concrete_reduction_dtype(ctx.api, op, dtype)
         if dtype is None:
             return None
@@ -159,7 +154,7 @@ def _fast_reduce(
             if type(value) is not bool:
                 return None
             keepdims = value
-    plan = _PLANS.get((len(dims), axis, keepdims, single))
+    plan = PLANS.get((len(dims), axis, keepdims, single))
     if plan is None:
         try:
             plan = get_plan(len(dims), axis, keepdims, single)
@@ -175,18 +170,6 @@ def _fast_reduce(
     if take:
         return Instance(t.type, [dtype, items[take[0]]])
     return Instance(t.type, [dtype])
-
-
-def receiver_param(ctx: CallContext, method: bool) -> str | None:
-    """Where the reduced tensor is: ``None`` for the receiver of a bound method call
-    (``x.sum(1)``: ``ctx.type``), else the parameter that holds it: ``x`` of a function, and
-    ``self`` of a method called through the class (``Tensor.sum(x, 1)``: mypy passes the class
-    as ``ctx.type`` and ``x`` as the first argument)."""
-    if not method:
-        return "x"
-    if type(ctx.type) is not Instance and ctx.callee_arg_names[:1] == ["self"]:  # type: ignore[union-attr]
-        return "self"
-    return None
 
 
 def _one_like(ctx: CallContext, dims: Sequence[Type]) -> Type:
@@ -252,92 +235,3 @@ def _plain_value(t: object) -> object:
             items.append(value)
         return tuple(items)
     return _NOT_PLAIN
-
-
-class _Plan(NamedTuple):
-    """A reduction of a rank-``rank`` shape by the shared rule: ``take`` indexes
-    ``(*dims, one)`` (index ``rank`` is a reduced dim kept as 1); ``needs_one`` if it occurs;
-    ``pick`` is ``itemgetter(*take)`` (for two or more indices)."""
-
-    take: tuple[int, ...]
-    needs_one: bool
-    pick: Callable[[Sequence[Type]], tuple[Type, ...]]
-
-
-_PLANS: dict[tuple[int, object, object, bool], _Plan] = {}
-
-
-def get_plan(rank: int, axis: object, keepdims: bool, single: bool) -> _Plan:
-    """The plan for (rank, axis, keepdims, single); raises the rule's errors.
-
-    ``rules.reduce_shape`` is generic over the dim items: it runs on the indices themselves,
-    once per key, memoized where the axis is plainly typed (``None``, an ``int`` or a tuple of
-    ``int``: ``True == 1`` must not share an entry with ``1``).
-    """
-    key = (rank, axis, keepdims, single)
-    plain = (
-        axis is None
-        or type(axis) is int
-        or (type(axis) is tuple and all(type(a) is int for a in axis))
-    )
-    found = _PLANS.get(key) if plain else None
-    if found is not None:
-        return found
-    take = tuple(rules.reduce_shape(range(rank), axis, keepdims, rank, single=single))
-    plan = _Plan(take, rank in take, operator.itemgetter(*take) if len(take) > 1 else tuple)
-    if plain:
-        _PLANS[key] = plan
-    return plan
-
-
-#: (op, concrete dtype class full name) -> the rule's result dtype name (None: unknown)
-_CONCRETE_RESULTS: dict[tuple[str, str], str | None] = {}
-
-
-def concrete_reduction_dtype(api: CheckerPluginInterface, op: str, dtype: Type) -> Type | None:
-    """``reduction_result_dtype`` for a concrete dtype class (the common case, memoized by
-    name); ``None`` for anything else (families, TypeVars...)."""
-    if type(dtype) is not Instance:
-        return None
-    key = (op, dtype.type.fullname)
-    try:
-        name = _CONCRETE_RESULTS[key]
-    except KeyError:
-        name = _CONCRETE_RESULTS[key] = _concrete_result(op, dtype.type.fullname)
-    if name is None:
-        return AnyType(TypeOfAny.special_form)
-    if name is _KEEP:
-        return dtype  # as _summarise: the receiver's own dtype type
-    if name is _GENERAL:
-        return None
-    return dtype_instance(api, name)
-
-
-_GENERAL: Final = "<not a concrete dtype: the general path>"
-_KEEP: Final = "<the dtype is kept>"
-
-
-def _concrete_result(op: str, fullname: str) -> str | None:
-    """The rule's answer for a concrete dtype class (``_KEEP`` if unchanged, ``None`` if
-    unknown); ``_GENERAL`` for any other class (families...)."""
-    name = names.dtype_numpy_name(fullname)
-    if name is None:
-        return _GENERAL
-    result = rules.result_dtype(rules.REDUCTIONS[op].dtype_rule, name)
-    return _KEEP if result == name else result
-
-
-def dtype_instance(api: CheckerPluginInterface, numpy_name: str) -> Type:
-    """``typedtensor._dtypes.float32`` for ``"float32"`` (``Any`` if the class is unavailable)."""
-    modules = getattr(api, "modules", None)  # TypeChecker.modules: every loaded module
-    if type(modules) is dict:  # the direct route first (hot: reductions ask for result dtypes)
-        tree = modules.get(names.DTYPES_MODULE)
-        sym = tree.names.get(_CLASS_NAMES.get(numpy_name, numpy_name)) if tree is not None else None
-        if sym is not None and type(sym.node) is TypeInfo:
-            return Instance(sym.node, [])
-    from ._dtypes import _named
-
-    return _named(api, names.dtype_class_fullname(numpy_name))
-
-
-_CLASS_NAMES: Final = {"bool": "bool_"}  # numpy name -> class name where they differ

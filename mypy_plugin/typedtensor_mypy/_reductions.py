@@ -17,7 +17,7 @@ from . import _names as names
 from . import errorcodes
 from ._args import UNKNOWN, Arg, CallContext, arg_value, find_arg, literal_number
 from ._dtypes import dtype_argument, reduction_result_dtype
-from ._reduce_fast import get_plan, receiver_param, reduction_hook
+from ._reduction_plans import get_plan, receiver_param
 from ._rules import rules
 from ._tensortypes import (
     Shape,
@@ -32,7 +32,7 @@ from ._tensortypes import (
     unknown_star,
 )
 
-__all__ = ["check_out", "receiver", "reduce_dims", "reduction_hook", "report_rule_error"]
+__all__ = ["check_out", "receiver", "reduce_dims", "report_rule_error"]
 
 #: an axis of unknown value, known to be one int (so the rank drops by exactly one)
 _ONE_INT = object()
