@@ -92,7 +92,7 @@ def pad_widths(pad_width: object, ndim: int) -> list[tuple[int, int]]:
     rows: list[list[object]]
     if isinstance(pad_width, (list, tuple)):
         if pad_width and all(isinstance(r, (list, tuple)) for r in pad_width):
-            rows = [list(r) for r in pad_width]  # type: ignore[arg-type]
+            rows = [list(r) for r in pad_width]
             if len({len(r) for r in rows}) != 1:
                 raise ShapeMismatchError(f"{spelled} is ragged; give one (before, after) per dim")
         elif any(isinstance(r, (list, tuple)) for r in pad_width):
@@ -121,7 +121,9 @@ def pad_shape(dims: Sequence[D], pad_width: object, **items: object) -> tuple[D,
     """
     it: DimItems[D] = DimItems(**items)  # type: ignore[arg-type]
     widths = pad_widths(pad_width, len(dims))
-    return tuple(it.plus(d, before + after) for d, (before, after) in zip(dims, widths, strict=True))
+    return tuple(
+        it.plus(d, before + after) for d, (before, after) in zip(dims, widths, strict=True)
+    )
 
 
 def repeat_shape(
@@ -185,6 +187,7 @@ def tile_shape(dims: Sequence[D], reps: object, **items: object) -> tuple[D, ...
         if 0 not in (it.size_of(d) for d in padded):
             _negative_count(it, it.product(padded), min(counts), "tile reps")
         return tuple(
-            d if k >= 0 else _negative_count(it, d, k, "tile reps") for d, k in zip(padded, counts, strict=True)
+            d if k >= 0 else _negative_count(it, d, k, "tile reps")
+            for d, k in zip(padded, counts, strict=True)
         )
     return tuple(d if k == 1 else it.scaled(d, k) for d, k in zip(padded, counts, strict=True))
