@@ -6,7 +6,7 @@ the decompositions, in numpy's order)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
 import numpy as np
 from typing_extensions import TypeVar, TypeVarTuple, Unpack
@@ -104,7 +104,7 @@ def eig(
     return wrap(result.eigenvalues), wrap(result.eigenvectors)
 
 
-def solve(a: Tensor[Any, Unpack[tuple[Any, ...]]], b: Any) -> AnyTensor:
+def solve(a: Tensor[Any, Unpack[tuple[Any, ...]]], b: object) -> AnyTensor:
     """The solution ``x`` of ``a @ x = b``: a (3, 3), b (3,) -> (3,); b (3, 2) -> (3, 2);
     batches broadcast as numpy 2 (b is a vector only when it is 1-D)."""
     da = _square("solve", a)
@@ -118,27 +118,62 @@ def solve(a: Tensor[Any, Unpack[tuple[Any, ...]]], b: Any) -> AnyTensor:
         ) from None
 
 
-def svd(x: Tensor[Any, Unpack[tuple[Any, ...]]], full_matrices: bool = True) -> Any:
+@overload
+def svd(
+    x: Tensor[Any, Unpack[tuple[Any, ...]]],
+    full_matrices: bool = True,
+    compute_uv: Literal[True] = True,
+) -> tuple[AnyTensor, AnyTensor, AnyTensor]: ...
+@overload
+def svd(
+    x: Tensor[Any, Unpack[tuple[Any, ...]]], full_matrices: bool, compute_uv: Literal[False]
+) -> AnyTensor: ...
+@overload
+def svd(
+    x: Tensor[Any, Unpack[tuple[Any, ...]]],
+    full_matrices: bool = True,
+    *,
+    compute_uv: Literal[False],
+) -> AnyTensor: ...
+@overload
+def svd(
+    x: Tensor[Any, Unpack[tuple[Any, ...]]], full_matrices: bool = True, compute_uv: bool = True
+) -> Any: ...
+def svd(
+    x: Tensor[Any, Unpack[tuple[Any, ...]]], full_matrices: bool = True, compute_uv: bool = True
+) -> Any:
     """``U, S, Vh`` of each matrix: (8, 4, 3) -> (8, 4, 4), (8, 3), (8, 3, 3); with
-    ``full_matrices=False``: (8, 4, 3), (8, 3), (8, 3, 3). Ints give float64."""
+    ``full_matrices=False``: (8, 4, 3), (8, 3), (8, 3, 3); ``compute_uv=False``: ``S`` alone.
+    Ints give float64."""
     data = _matrices("svd", x)
     if data.ndim < 2:
         raise np.linalg.LinAlgError(f"svd needs rank >= 2, got rank {data.ndim}")
+    if not compute_uv:
+        return wrap(np.linalg.svd(data, full_matrices=full_matrices, compute_uv=False))
     result = np.linalg.svd(data, full_matrices=full_matrices)
     return wrap(result.U), wrap(result.S), wrap(result.Vh)
 
 
+@overload
 def qr(
     x: Tensor[Any, Unpack[tuple[Any, ...]]],
     mode: Literal["reduced", "complete"] = "reduced",
-) -> tuple[AnyTensor, AnyTensor]:
+) -> tuple[AnyTensor, AnyTensor]: ...
+@overload
+def qr(x: Tensor[Any, Unpack[tuple[Any, ...]]], mode: Literal["r"]) -> AnyTensor: ...
+def qr(
+    x: Tensor[Any, Unpack[tuple[Any, ...]]],
+    mode: Literal["reduced", "complete", "r"] = "reduced",
+) -> tuple[AnyTensor, AnyTensor] | AnyTensor:
     """``Q, R`` of each matrix: (8, 4, 3) -> (8, 4, 3), (8, 3, 3) (``"complete"``: (8, 4, 4),
-    (8, 4, 3)). Ints give float64."""
+    (8, 4, 3); ``"r"``: ``R`` alone, (8, 3, 3)). Ints give float64."""
     data = _matrices("qr", x)
     if data.ndim < 2:
         raise np.linalg.LinAlgError(f"qr needs rank >= 2, got rank {data.ndim}")
-    if mode not in ("reduced", "complete"):
-        raise ValueError(f"qr mode must be 'reduced' or 'complete', got {mode!r}")
+    if mode not in ("reduced", "complete", "r"):
+        raise ValueError(f"qr mode must be 'reduced', 'complete' or 'r', got {mode!r}")
+    if mode == "r":
+        return wrap(np.linalg.qr(data, mode="r"))
     result = np.linalg.qr(data, mode=mode)
     return wrap(result.Q), wrap(result.R)
 
