@@ -6,7 +6,7 @@ the decompositions, in numpy's order)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal, overload
+from typing import Any, Literal
 
 import numpy as np
 from typing_extensions import TypeVar, TypeVarTuple, Unpack
@@ -118,27 +118,6 @@ def solve(a: Tensor[Any, Unpack[tuple[Any, ...]]], b: object) -> AnyTensor:
         ) from None
 
 
-@overload
-def svd(
-    x: Tensor[Any, Unpack[tuple[Any, ...]]],
-    full_matrices: bool = True,
-    compute_uv: Literal[True] = True,
-) -> tuple[AnyTensor, AnyTensor, AnyTensor]: ...
-@overload
-def svd(
-    x: Tensor[Any, Unpack[tuple[Any, ...]]], full_matrices: bool, compute_uv: Literal[False]
-) -> AnyTensor: ...
-@overload
-def svd(
-    x: Tensor[Any, Unpack[tuple[Any, ...]]],
-    full_matrices: bool = True,
-    *,
-    compute_uv: Literal[False],
-) -> AnyTensor: ...
-@overload
-def svd(
-    x: Tensor[Any, Unpack[tuple[Any, ...]]], full_matrices: bool = True, compute_uv: bool = True
-) -> Any: ...
 def svd(
     x: Tensor[Any, Unpack[tuple[Any, ...]]], full_matrices: bool = True, compute_uv: bool = True
 ) -> Any:
@@ -154,17 +133,10 @@ def svd(
     return wrap(result.U), wrap(result.S), wrap(result.Vh)
 
 
-@overload
-def qr(
-    x: Tensor[Any, Unpack[tuple[Any, ...]]],
-    mode: Literal["reduced", "complete"] = "reduced",
-) -> tuple[AnyTensor, AnyTensor]: ...
-@overload
-def qr(x: Tensor[Any, Unpack[tuple[Any, ...]]], mode: Literal["r"]) -> AnyTensor: ...
 def qr(
     x: Tensor[Any, Unpack[tuple[Any, ...]]],
     mode: Literal["reduced", "complete", "r"] = "reduced",
-) -> tuple[AnyTensor, AnyTensor] | AnyTensor:
+) -> Any:
     """``Q, R`` of each matrix: (8, 4, 3) -> (8, 4, 3), (8, 3, 3) (``"complete"``: (8, 4, 4),
     (8, 4, 3); ``"r"``: ``R`` alone, (8, 3, 3)). Ints give float64."""
     data = _matrices("qr", x)

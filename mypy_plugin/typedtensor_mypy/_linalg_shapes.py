@@ -15,8 +15,9 @@ from typing import Any
 from mypy.plugin import FunctionContext
 from mypy.types import AnyType, TupleType, Type, TypeOfAny, get_proper_type
 
+from . import _names as names
 from . import errorcodes
-from ._args import UNKNOWN, CallContext, arg_value, find_arg
+from ._args import CallContext, arg_value, find_arg
 from ._dtypes import _candidates, dtype_instance, elementwise_result_dtype
 from ._linalg_ext import rules_linalg
 from ._manipulation import _dim_kwargs
@@ -77,16 +78,15 @@ def _merged(a: tuple[Type, ...], b: tuple[Type, ...]) -> tuple[Type, ...]:
 def _results(
     ctx: CallContext, view: TensorView, shapes: Sequence[tuple[Type, ...]], dtypes: list[Type]
 ) -> Type:
-    """The default return type (a tuple of tensors, or one tensor) with these shapes."""
-    tensors = [
+    """One tensor, or the tuple of tensors, with these shapes and dtypes (the signature says
+    ``Any``: its result's form depends on the flags)."""
+    tensors: list[Type] = [
         make_tensor(view.info, dt, Shape(tuple(s))) for s, dt in zip(shapes, dtypes, strict=True)
     ]
-    default = get_proper_type(ctx.default_return_type)
-    if isinstance(default, TupleType) and len(default.items) == len(tensors):
-        return default.copy_modified(items=list(tensors))
-    if len(tensors) == 1 and not isinstance(default, TupleType):
+    if len(tensors) == 1:
         return tensors[0]
-    return ctx.default_return_type
+    fallback = ctx.api.named_generic_type(names.TUPLE, [AnyType(TypeOfAny.special_form)])
+    return TupleType(tensors, fallback)
 
 
 def _decomposition(
@@ -135,7 +135,7 @@ def svd_hook(ctx: FunctionContext) -> Type:
 def qr_hook(ctx: FunctionContext) -> Type:
     """Hook for ``tt.linalg.qr(x, mode)``."""
     mode = arg_value(find_arg(ctx, "mode", 1), "reduced")
-    if mode is UNKNOWN:
+    if mode not in rules_linalg.QR_MODES:  # not literal, or the signature's error already
         return ctx.default_return_type
     return _decomposition(ctx, "qr", rules_linalg.qr_shapes, ((mode,),))
 

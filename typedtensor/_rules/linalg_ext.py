@@ -193,6 +193,7 @@ def solve_shape(a: Sequence[D], b: Sequence[D], **items: object) -> tuple[D, ...
             size_of=it.size_of,
             unknown=it.unknown,
             is_symbolic=it.is_symbolic,
+            render=it.render,
             render_dim=it.render_dim,
         )
     except BroadcastError as err:
