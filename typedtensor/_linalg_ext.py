@@ -109,13 +109,11 @@ def solve(a: Tensor[Any, Unpack[tuple[Any, ...]]], b: object) -> AnyTensor:
     batches broadcast as numpy 2 (b is a vector only when it is 1-D)."""
     da = _square("solve", a)
     db = b._data if isinstance(b, Tensor) else np.asarray(b)
-    try:
-        return wrap(np.linalg.solve(da, db))
-    except ValueError as err:
-        raise ValueError(
-            f"solve: a of shape {da.shape} does not fit b of shape {db.shape} ({err}); b must "
-            "be (..., n) with n = a's last dim, or (..., n, k)"
-        ) from None
+    try:  # the shapes by the rule (a singular matrix stays numpy's LinAlgError)
+        rules_linalg.solve_shape(da.shape, db.shape)
+    except rules_linalg.RuleError as err:
+        raise ValueError(str(err)) from None
+    return wrap(np.linalg.solve(da, db))
 
 
 def svd(
