@@ -12,6 +12,7 @@ import numpy as np
 from typing_extensions import TypeVar, TypeVarTuple, Unpack
 
 from ._rules import linalg_ext as rules_linalg
+from ._rules.errors import RuleError
 from ._tensor import AnyTensor, Tensor, wrap
 
 __all__ = [
@@ -111,7 +112,7 @@ def solve(a: Tensor[Any, Unpack[tuple[Any, ...]]], b: object) -> AnyTensor:
     db = b._data if isinstance(b, Tensor) else np.asarray(b)
     try:  # the shapes by the rule (a singular matrix stays numpy's LinAlgError)
         rules_linalg.solve_shape(da.shape, db.shape)
-    except rules_linalg.RuleError as err:
+    except RuleError as err:
         raise ValueError(str(err)) from None
     return wrap(np.linalg.solve(da, db))
 
