@@ -47,18 +47,37 @@ def _one_dtype_cases(t: str) -> list[str]:
     return out
 
 
-def corpus() -> tuple[list[str], list[str]]:
+def annotated_prelude(dtypes: list[str]) -> list[str]:
+    """The tensors declared with their types (pyright reads declarations), identity matrices
+    at run time where square (as ``_invertible``)."""
+    lines = ["from typing import Literal as L", "import numpy as np", "import typedtensor as tt"]
+    lines.append("from typedtensor import Tensor")
+    for d in dtypes:
+        for shape in SHAPES:
+            dims = "".join(f", L[{n}]" for n in shape)
+            square = len(shape) >= 2 and shape[-1] == shape[-2]
+            data = (
+                f"np.broadcast_to(np.eye({shape[-1]}), {shape!r})"
+                if square
+                else f"np.ones({shape!r})"
+            )
+            value = f"tt.asarray({data}.astype(tt.{d}.numpy_dtype))"
+            lines.append(f"{_name(shape, d)}: Tensor[tt.{d}{dims}] = {value}")
+    return lines
+
+
+def corpus(dtypes: list[str] = DTYPES) -> tuple[list[str], list[str]]:
     lines = ["import numpy as np", "import typedtensor as tt"]
-    for d in DTYPES:
+    for d in dtypes:
         for shape in SHAPES:
             lines.append(f"{_name(shape, d)} = tt.ones({shape!r}, tt.{d})")
     cases: list[str] = []
-    for d in DTYPES:
+    for d in dtypes:
         for shape in SHAPES:
             cases += _one_dtype_cases(_name(shape, d))
     pairs = list(itertools.product(SHAPES, repeat=2))
     for i, (sa, sb) in enumerate(pairs):  # pairs of shapes, the dtypes cycling
-        da, db = DTYPES[i % len(DTYPES)], DTYPES[(3 * i + 1) % len(DTYPES)]
+        da, db = dtypes[i % len(dtypes)], dtypes[(3 * i + 1) % len(dtypes)]
         a, b = _name(sa, da), _name(sb, db)
         same = _name(sb, da)
         cases += [f"tt.linalg.solve({a}, {b})", f"tt.dot({a}, {b})", f"tt.dot({a}, {same})"]
