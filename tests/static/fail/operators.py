@@ -18,11 +18,11 @@ def bool_subtraction(
     r: Tensor[tt.bool_, Unpack[tuple[Any, ...]]],
     u8: Tensor[tt.uint8, L[3]],
 ) -> None:
-    b - b  # type: ignore[deprecated]  # pyright: ignore[reportDeprecated]
-    b - True  # type: ignore[deprecated]  # pyright: ignore[reportDeprecated]
-    True - b  # type: ignore[deprecated]  # pyright: ignore[reportDeprecated]
-    r - b  # type: ignore[deprecated]  # pyright: ignore[reportDeprecated]
-    1j ^ u8  # type: ignore[deprecated]  # pyright: ignore[reportDeprecated]
-    u8 ^ 1j  # type: ignore[deprecated]  # pyright: ignore[reportDeprecated]
-    u8 & 1.5  # type: ignore[deprecated]  # pyright: ignore[reportDeprecated]
-    2.0 | u8  # type: ignore[deprecated]  # pyright: ignore[reportDeprecated]
+    print(b - b)  # type: ignore[deprecated]  # pyright: ignore[reportDeprecated]
+    print(b - True)  # type: ignore[deprecated]  # pyright: ignore[reportDeprecated]
+    print(True - b)  # type: ignore[deprecated]  # pyright: ignore[reportDeprecated]
+    print(r - b)  # type: ignore[deprecated]  # pyright: ignore[reportDeprecated]
+    print(1j ^ u8)  # type: ignore[deprecated]  # pyright: ignore[reportDeprecated]
+    print(u8 ^ 1j)  # type: ignore[deprecated]  # pyright: ignore[reportDeprecated]
+    print(u8 & 1.5)  # type: ignore[deprecated]  # pyright: ignore[reportDeprecated]
+    print(2.0 | u8)  # type: ignore[deprecated]  # pyright: ignore[reportDeprecated]

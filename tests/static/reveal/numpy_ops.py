@@ -24,21 +24,26 @@ def decompositions(
     c: Tensor[tt.complex64, B, L[5], L[5]],
     flag: bool,
 ) -> None:
-    f32, f64 = tt.float32, tt.float64
     assert_type(
         tt.linalg.svd(a),
-        tuple[Tensor[f32, L[4], L[4]], Tensor[f32, Any], Tensor[f32, L[3], L[3]]],
+        tuple[
+            Tensor[tt.float32, L[4], L[4]], Tensor[tt.float32, Any], Tensor[tt.float32, L[3], L[3]]
+        ],
     )
     assert_type(
         tt.linalg.svd(a, False),
-        tuple[Tensor[f32, L[4], Any], Tensor[f32, Any], Tensor[f32, Any, L[3]]],
+        tuple[
+            Tensor[tt.float32, L[4], Any], Tensor[tt.float32, Any], Tensor[tt.float32, Any, L[3]]
+        ],
     )
     assert_type(
         tt.linalg.svd(a, full_matrices=flag),
-        tuple[Tensor[f32, L[4], Any], Tensor[f32, Any], Tensor[f32, Any, L[3]]],
+        tuple[
+            Tensor[tt.float32, L[4], Any], Tensor[tt.float32, Any], Tensor[tt.float32, Any, L[3]]
+        ],
     )
-    assert_type(tt.linalg.svd(a, compute_uv=False), Tensor[f32, Any])
-    assert_type(tt.linalg.svd(b, False, False), Tensor[f64, L[2], L[3]])
+    assert_type(tt.linalg.svd(a, compute_uv=False), Tensor[tt.float32, Any])
+    assert_type(tt.linalg.svd(b, False, False), Tensor[tt.float64, L[2], L[3]])
     assert_type(
         tt.linalg.svd(c),
         tuple[
@@ -47,13 +52,17 @@ def decompositions(
             Tensor[tt.complex64, B, L[5], L[5]],
         ],
     )
-    assert_type(tt.linalg.qr(a), tuple[Tensor[f32, L[4], Any], Tensor[f32, Any, L[3]]])
     assert_type(
-        tt.linalg.qr(a, "complete"), tuple[Tensor[f32, L[4], L[4]], Tensor[f32, L[4], L[3]]]
+        tt.linalg.qr(a), tuple[Tensor[tt.float32, L[4], Any], Tensor[tt.float32, Any, L[3]]]
     )
-    assert_type(tt.linalg.qr(a, "r"), Tensor[f32, Any, L[3]])
     assert_type(
-        tt.linalg.qr(b), tuple[Tensor[f64, L[2], L[3], L[3]], Tensor[f64, L[2], L[3], L[3]]]
+        tt.linalg.qr(a, "complete"),
+        tuple[Tensor[tt.float32, L[4], L[4]], Tensor[tt.float32, L[4], L[3]]],
+    )
+    assert_type(tt.linalg.qr(a, "r"), Tensor[tt.float32, Any, L[3]])
+    assert_type(
+        tt.linalg.qr(b),
+        tuple[Tensor[tt.float64, L[2], L[3], L[3]], Tensor[tt.float64, L[2], L[3], L[3]]],
     )
 
 
