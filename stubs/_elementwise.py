@@ -265,9 +265,12 @@ def render_binary_method(op: str, reflected: bool, indent: str) -> str:
     out = [_ov(indent, name, "self, other: np.generic", tensor(generic_dtype, sh))]
     if compare:
         out.append(_ov(indent, name, "self, other: complex", "Tensor[bool_, Unpack[Shape]]"))
-    if not compare and op in _BINARY:  # ``b - b``: operand guards, Any receiver, poison
+    # ``b - b``: the operand guards (moved up), an ``Any`` receiver's guard, the poison
+    poisons = [] if compare else _bool_poisons(op, indent, name)
+    early_guards = bool(poisons) and not reflected
+    if early_guards:
         out += [_ov(indent, name, f"self, other: {_definitive(g)}", ANY_TENSOR) for g in GUARDS]
-        out += _bool_poisons(op, indent, name)
+    out += poisons
     for kind in () if compare else SCALARS:
         fn = _binary_fn(op, kind)
         if all(r is None for r in fn):  # numpy rejects the scalar whatever the dtype
@@ -282,7 +285,7 @@ def render_binary_method(op: str, reflected: bool, indent: str) -> str:
     if reflected:
         out.append(_ov(indent, name, "self, other: Operand", ANY_TENSOR))
         return "".join(out)
-    for guard in GUARDS[1:] if compare else GUARDS:
+    for guard in () if early_guards else GUARDS[1:] if compare else GUARDS:
         out.append(_ov(indent, name, f"self, other: {_definitive(guard)}", ANY_TENSOR))
     same_dt, same_res = (
         ("Any", "bool_") if compare else _class_dtype_operand(_binary_fn(op, "same"))
