@@ -125,13 +125,20 @@ _SOLVE_A = "_ElementwiseDTypes[_S, Any, _F, Any, Any, Any, Any, Any, Any, Any]"
 _SAME = "_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any]"
 
 
+def _binary_guards(name: str) -> list[str]:
+    """An unknown rank or an ``Any`` dtype on either side: the unknown type."""
+    unknown_rank, any_dtype = packed("Any", gradual_params()), _t("_UnknownDType", [UNKNOWN])
+    return [
+        f"def {name}({a}, {b}) -> {_ANY_TENSOR}: ..."
+        for guard in (unknown_rank, any_dtype)
+        for a, b in ((f"a: {guard}", "b: object"), ("a: object", f"b: {guard}"))
+    ]
+
+
 def solve_overloads() -> list[str]:
     """``solve(a, b)``: a vector ``b``, a matrix ``b`` under a batch of ``a``'s or its own."""
     lines = [
-        f"def solve(a: {packed('Any', gradual_params())}, b: object) -> {_ANY_TENSOR}: ...",
-        f"def solve(a: object, b: {packed('Any', gradual_params())}) -> {_ANY_TENSOR}: ...",
-        f"def solve(a: {_t('_UnknownDType', [UNKNOWN])}, b: object) -> {_ANY_TENSOR}: ...",
-        f"def solve(a: object, b: {_t('_UnknownDType', [UNKNOWN])}) -> {_ANY_TENSOR}: ...",
+        *_binary_guards("solve"),
         "@deprecated(\"solve does not take float16 (numpy's linalg has no float16 loops); "
         'convert with astype(tt.float32)")',
         f"def solve(a: {_t('float16', [UNKNOWN])}, b: object) -> {_ANY_TENSOR}: ...",
@@ -159,12 +166,7 @@ def _dot_names(rank: int, side: str) -> list[str]:
 
 def dot_overloads() -> list[str]:
     """``dot(a, b)`` for ranks 0..3 on each side, one dtype on both (as ``@``)."""
-    lines = [
-        f"def dot(a: {packed('Any', gradual_params())}, b: object) -> {_ANY_TENSOR}: ...",
-        f"def dot(a: object, b: {packed('Any', gradual_params())}) -> {_ANY_TENSOR}: ...",
-        f"def dot(a: {_t('_UnknownDType', [UNKNOWN])}, b: object) -> {_ANY_TENSOR}: ...",
-        f"def dot(a: object, b: {_t('_UnknownDType', [UNKNOWN])}) -> {_ANY_TENSOR}: ...",
-    ]
+    lines = _binary_guards("dot")
     for ra in (2, 1, 3):
         for rb in (2, 1, 3):
             a, b = _dot_names(ra, "a"), _dot_names(rb, "b")

@@ -140,34 +140,45 @@ def qr_hook(ctx: FunctionContext) -> Type:
     return _decomposition(ctx, "qr", rules_linalg.qr_shapes, ((mode,),))
 
 
-def solve_hook(ctx: FunctionContext) -> Type:
-    """Hook for ``tt.linalg.solve(a, b)``."""
+def _binary(
+    ctx: FunctionContext,
+    rule: Callable[..., Any],
+    dtype_of: Callable[[TensorView, TensorView], Type],
+) -> Type:
+    """``solve``/``dot``: two tensors of known rank, the rule's shape, ``dtype_of``'s dtype."""
     a, b = tensor_arg(ctx, "a", 0), tensor_arg(ctx, "b", 1)
     if a is None or b is None:
         return ctx.default_return_type
-    dims = run_rule(ctx, rules_linalg.solve_shape, a.shape.prefix, b.shape.prefix)
+    dims = run_rule(ctx, rule, a.shape.prefix, b.shape.prefix)
     if dims is None:
         return ctx.default_return_type
-    dtype: str | None = None
-    da, db = _candidates(ctx.api, a.dtype), _candidates(ctx.api, b.dtype)
-    if da is not None and db is not None and len(da) == 1 and len(db) == 1:
+    return make_tensor(a.info, dtype_of(a, b), Shape(tuple(dims)))
+
+
+def solve_hook(ctx: FunctionContext) -> Type:
+    """Hook for ``tt.linalg.solve(a, b)``: the linalg dtypes of both, promoted."""
+
+    def dtype_of(a: TensorView, b: TensorView) -> Type:
+        da, db = _candidates(ctx.api, a.dtype), _candidates(ctx.api, b.dtype)
+        if da is None or db is None or len(da) != 1 or len(db) != 1:
+            return _dtype_type(ctx, None)
         try:
-            dtype = str(rules_linalg.solve_dtype(da[0], db[0]))
+            return _dtype_type(ctx, str(rules_linalg.solve_dtype(da[0], db[0])))
         except rules_linalg.LinalgDTypeError as err:
             ctx.api.fail(str(err), ctx.context, code=errorcodes.SHAPE)
-    return make_tensor(a.info, _dtype_type(ctx, dtype), Shape(tuple(dims)))
+            return _dtype_type(ctx, None)
+
+    return _binary(ctx, rules_linalg.solve_shape, dtype_of)
 
 
 def dot_hook(ctx: FunctionContext) -> Type:
-    """Hook for ``tt.dot(a, b)`` (two tensors; other operands keep the signature's answer)."""
-    a, b = tensor_arg(ctx, "a", 0), tensor_arg(ctx, "b", 1)
-    if a is None or b is None:
-        return ctx.default_return_type
-    dims = run_rule(ctx, rules_linalg.dot_shape, a.shape.prefix, b.shape.prefix)
-    if dims is None:
-        return ctx.default_return_type
-    dtype = elementwise_result_dtype(ctx.api, "add", a.dtype, b.dtype)
-    return make_tensor(a.info, dtype, Shape(tuple(dims)))
+    """Hook for ``tt.dot(a, b)`` (two tensors; other operands keep the signature's answer):
+    the dtype as ``@``'s."""
+    return _binary(
+        ctx,
+        rules_linalg.dot_shape,
+        lambda a, b: elementwise_result_dtype(ctx.api, "add", a.dtype, b.dtype),
+    )
 
 
 def eig_hook(ctx: FunctionContext) -> Type:
