@@ -89,6 +89,16 @@ def solve_and_dot(
     assert_type(tt.dot(a, a), Unknown)  # misaligned: numpy raises; pyright cannot name it
 
 
+def rearranging(a: Tensor[tt.float32, L[4], L[3]], v: Tensor[tt.int8, B]) -> None:
+    assert_type(tt.pad(a, 1), Tensor[tt.float32, Any, Any])
+    assert_type(tt.repeat(a, 2, axis=1), Tensor[tt.float32, L[4], Any])
+    assert_type(tt.repeat(a, [1, 2, 1, 1], axis=-2), Tensor[tt.float32, Any, L[3]])
+    assert_type(tt.repeat(v, 3), Tensor[tt.int8, Any])
+    assert_type(tt.tile(a, 2), Tensor[tt.float32, L[4], Any])
+    assert_type(tt.tile(v, (2, 1)), Tensor[tt.int8, Any, Any])  # a count 1: not a pattern
+    assert_type(tt.hstack([a, a]), Unknown)
+
+
 def rejected(
     v: Tensor[tt.float32, L[3]],
     h: Tensor[tt.float16, L[3], L[3]],
