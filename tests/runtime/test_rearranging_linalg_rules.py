@@ -231,3 +231,29 @@ def test_symbolic_mismatch_errors() -> None:
     assert linalg_ext.solve_shape((m, m), (m, n), **items) == (m, n)
     with pytest.raises(rules.RuleError):
         linalg_ext.svd_shapes((m,), **items)
+
+
+# ------------------------------------------------------------- the runtime on the same rules
+def test_runtime_repeat_of_rank0_as_numpy() -> None:
+    """numpy repeats a rank-0 array as a rank-1 one along axis 0 or -1 (the rule's answer)."""
+    import typedtensor as tt
+
+    x = tt.asarray(np.array(5.0))
+    for axis in (0, -1):
+        assert tt.repeat(x, 3, axis=axis).shape == np.repeat(np.array(5.0), 3, axis).shape
+        assert rearranging.repeat_shape((), 3, axis) == (3,)
+    with pytest.raises(np.exceptions.AxisError):
+        tt.repeat(x, 3, axis=1)
+
+
+def test_runtime_solve_singular_is_linalg_error_and_shapes_by_rule() -> None:
+    """A singular matrix is numpy's LinAlgError (not a shape message); a shape mismatch is a
+    ValueError with the rule's words."""
+    import typedtensor as tt
+
+    with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
+        tt.linalg.solve(tt.ones((3, 3)), tt.ones((3,)))
+    with pytest.raises(ValueError, match=r"b's rows are 4"):
+        tt.linalg.solve(tt.asarray(np.eye(3)), tt.ones((4,)))
+    with pytest.raises(ValueError, match="batch dims"):
+        tt.linalg.solve(tt.asarray(np.ones((2, 3, 3))), tt.ones((4, 3, 1)))
