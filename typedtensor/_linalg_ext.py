@@ -100,7 +100,7 @@ def eig(
 ) -> tuple[Tensor[Any, Unpack[Batch], N], Tensor[Any, Unpack[Batch], N, N]]:
     """Eigenvalues and right eigenvectors (the columns) of each square matrix: (3, 3) ->
     ((3,), (3, 3)); the dtype is real when every eigenvalue is real, else complex (numpy's
-    choice, from the values: typed unknown)."""
+    choice, from the values: typed unknown for real input, complex for complex input)."""
     result = np.linalg.eig(_square("eig", x))
     return wrap(result.eigenvalues), wrap(result.eigenvectors)
 

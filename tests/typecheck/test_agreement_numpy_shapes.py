@@ -20,7 +20,7 @@ import pytest
 import typedtensor as tt
 from typedtensor import _rules as rules
 
-from .conftest import assert_no_crash, check_reveal_corpus, dim_value, run_mypy
+from .conftest import check_function_corpus, check_reveal_corpus, dim_value
 from .test_agreement_dims import _dims as split_dims
 from .test_agreement_linalg_indexing import _parse
 
@@ -205,19 +205,8 @@ def symbolic(tmp_path_factory: pytest.TempPathFactory) -> dict[int, list[tuple[s
         'M = TypeVar("M", bound=int)',
         'N = TypeVar("N", bound=int)',
     ]
-    where = {}
-    for i, case in enumerate(SYMBOLIC_CASES):
-        lines.append(f"def case_{i}({PARAMS}) -> None:")
-        lines.append(f"    reveal_type({case})")
-        where[len(lines)] = i
     tmp = tmp_path_factory.mktemp("agreement_numpy_symbolic")
-    (tmp / "sym_mod.py").write_text("\n".join(lines) + "\n")
-    result = run_mypy(["--no-error-summary", "sym_mod.py"], tmp)
-    assert_no_crash(result)
-    out: dict[int, list[tuple[str, str, str]]] = {}
-    for line, severity, message, code in result.messages("sym_mod.py"):
-        out.setdefault(where[line], []).append((severity, message, code or ""))
-    return out
+    return check_function_corpus(tmp, "sym_mod", lines, PARAMS, SYMBOLIC_CASES)
 
 
 def _symbolic_run(case: str, binding: dict[str, int]) -> object:
