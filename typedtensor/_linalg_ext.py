@@ -11,6 +11,7 @@ from typing import Any, Literal
 import numpy as np
 from typing_extensions import TypeVar, TypeVarTuple, Unpack
 
+from ._dtypes import DType
 from ._rules import linalg_ext as rules_linalg
 from ._rules.errors import RuleError
 from ._tensor import AnyTensor, Tensor, wrap
@@ -43,6 +44,9 @@ __all__ = [
 
 Batch = TypeVarTuple("Batch")
 N = TypeVar("N")
+#: the operand's dtype, only to be read (a ``Tensor[Any, ...]`` parameter made mypy infer an
+#: inline ``tt.ones((3, 3), tt.float32)`` argument as ``Tensor[Any, ...]`` before any hook)
+In = TypeVar("In", bound=DType)
 
 
 def _square(name: str, x: object) -> Any:
@@ -66,19 +70,19 @@ def _matrices(name: str, x: object) -> Any:
     return data
 
 
-def inv(x: Tensor[Any, Unpack[Batch], N, N]) -> Tensor[Any, Unpack[Batch], N, N]:
+def inv(x: Tensor[In, Unpack[Batch], N, N]) -> Tensor[Any, Unpack[Batch], N, N]:
     """The inverse of each square matrix: (8, 3, 3) -> (8, 3, 3); ints give float64. A
     singular matrix raises ``LinAlgError`` (numpy's)."""
     return wrap(np.linalg.inv(_square("inv", x)))
 
 
-def det(x: Tensor[Any, Unpack[Batch], N, N]) -> Tensor[Any, Unpack[Batch]]:
+def det(x: Tensor[In, Unpack[Batch], N, N]) -> Tensor[Any, Unpack[Batch]]:
     """The determinant of each square matrix: (8, 3, 3) -> (8,); ints give float64."""
     return wrap(np.linalg.det(_square("det", x)))
 
 
 def cholesky(
-    x: Tensor[Any, Unpack[Batch], N, N], *, upper: bool = False
+    x: Tensor[In, Unpack[Batch], N, N], *, upper: bool = False
 ) -> Tensor[Any, Unpack[Batch], N, N]:
     """The Cholesky factor (lower; ``upper=True``: upper) of each Hermitian positive-definite
     matrix: (8, 3, 3) -> (8, 3, 3). Not positive-definite: ``LinAlgError``."""
@@ -86,7 +90,7 @@ def cholesky(
 
 
 def eigh(
-    x: Tensor[Any, Unpack[Batch], N, N],
+    x: Tensor[In, Unpack[Batch], N, N],
     UPLO: Literal["L", "U"] = "L",  # noqa: N803
 ) -> tuple[Tensor[Any, Unpack[Batch], N], Tensor[Any, Unpack[Batch], N, N]]:
     """Eigenvalues (ascending, real) and eigenvectors (the columns) of each Hermitian matrix:
@@ -96,7 +100,7 @@ def eigh(
 
 
 def eig(
-    x: Tensor[Any, Unpack[Batch], N, N],
+    x: Tensor[In, Unpack[Batch], N, N],
 ) -> tuple[Tensor[Any, Unpack[Batch], N], Tensor[Any, Unpack[Batch], N, N]]:
     """Eigenvalues and right eigenvectors (the columns) of each square matrix: (3, 3) ->
     ((3,), (3, 3)); the dtype is real when every eigenvalue is real, else complex (numpy's
@@ -175,7 +179,7 @@ def outer(a: object, b: object) -> AnyTensor:
 
 
 # ------------------------------------------------------- the standard's linalg extension
-def eigvalsh(x: Tensor[Any, Unpack[Batch], N, N]) -> Tensor[Any, Unpack[Batch], N]:
+def eigvalsh(x: Tensor[In, Unpack[Batch], N, N]) -> Tensor[Any, Unpack[Batch], N]:
     """The eigenvalues (ascending, real) of each Hermitian matrix: (8, 3, 3) -> (8, 3)."""
     return wrap(np.linalg.eigvalsh(_square("eigvalsh", x)))
 
@@ -189,7 +193,7 @@ def svdvals(x: Tensor[Any, Unpack[tuple[Any, ...]]]) -> AnyTensor:
 
 
 def slogdet(
-    x: Tensor[Any, Unpack[Batch], N, N],
+    x: Tensor[In, Unpack[Batch], N, N],
 ) -> tuple[Tensor[Any, Unpack[Batch]], Tensor[Any, Unpack[Batch]]]:
     """The sign and the log of the absolute determinant of each matrix: (8, 3, 3) -> (8,), (8,)."""
     result = np.linalg.slogdet(_square("slogdet", x))
@@ -206,9 +210,7 @@ def pinv(x: Tensor[Any, Unpack[tuple[Any, ...]]], /, *, rtol: float | None = Non
     return wrap(np.linalg.pinv(data, rtol=rtol))
 
 
-def matrix_power(
-    x: Tensor[Any, Unpack[Batch], N, N], n: int, /
-) -> Tensor[Any, Unpack[Batch], N, N]:
+def matrix_power(x: Tensor[In, Unpack[Batch], N, N], n: int, /) -> Tensor[Any, Unpack[Batch], N, N]:
     """Each square matrix to the integer power ``n`` (negative: of the inverse): shape kept."""
     data = x._data if isinstance(x, Tensor) else None
     if data is None or data.ndim < 2 or data.shape[-1] != data.shape[-2]:
