@@ -265,8 +265,17 @@ def render_binary_method(op: str, reflected: bool, indent: str) -> str:
     out = [_ov(indent, name, "self, other: np.generic", tensor(generic_dtype, sh))]
     if compare:
         out.append(_ov(indent, name, "self, other: complex", "Tensor[bool_, Unpack[Shape]]"))
-    for kind in () if compare else SCALARS if op in _BINARY else ("bool", "int"):
+    # ``b - b``: the operand guards (moved up), an ``Any`` receiver's guard, the poison
+    poisons = [] if compare else _bool_poisons(op, indent, name)
+    early_guards = bool(poisons) and not reflected
+    if early_guards:
+        out += [_ov(indent, name, f"self, other: {_definitive(g)}", ANY_TENSOR) for g in GUARDS]
+    out += poisons
+    for kind in () if compare else SCALARS:
         fn = _binary_fn(op, kind)
+        if all(r is None for r in fn):  # numpy rejects the scalar whatever the dtype
+            out.append(_poison(indent, name, f"self, other: {kind}", _rejected(op, kind)))
+            continue
         if _is_identity(fn):  # the receiver's dtype, even an abstract one
             out.append(_ov(indent, name, f"self, other: {kind}", tensor("DT", sh)))
             continue
@@ -276,7 +285,7 @@ def render_binary_method(op: str, reflected: bool, indent: str) -> str:
     if reflected:
         out.append(_ov(indent, name, "self, other: Operand", ANY_TENSOR))
         return "".join(out)
-    for guard in GUARDS[1:] if compare else GUARDS:
+    for guard in () if early_guards else GUARDS[1:] if compare else GUARDS:
         out.append(_ov(indent, name, f"self, other: {_definitive(guard)}", ANY_TENSOR))
     same_dt, same_res = (
         ("Any", "bool_") if compare else _class_dtype_operand(_binary_fn(op, "same"))
@@ -317,6 +326,47 @@ def render_binary_method(op: str, reflected: bool, indent: str) -> str:
     out.append(_ov(indent, name, "self, other: TensorBase", ANY_TENSOR))
     out.append(_ov(indent, name, "self, other: Operand", ANY_TENSOR))
     return "".join(out)
+
+
+def _poison(indent: str, name: str, params: str, message: str, ret: str = ANY_TENSOR) -> str:
+    """A ``@deprecated`` overload: an error where the user's pyright reports deprecations
+    (``reportDeprecated``), for a call numpy rejects; ``ret`` the unknown type."""
+    return (
+        f"{indent}@overload\n{indent}@deprecated({message!r})\n"
+        f"{indent}def {name}({params}) -> {ret}: ...\n"
+    )
+
+
+def _rejected(op: str, operand: str) -> str:
+    sign = _SIGNS.get(op, op)
+    if operand in ("float", "complex"):
+        return (
+            f"numpy's `{sign}` takes bool and integer operands only: a Python {operand} raises "
+            "TypeError"
+        )
+    return f"numpy's `{sign}` does not take two bool operands (TypeError); use `^` or astype"
+
+
+def _bool_poisons(op: str, indent: str, name: str) -> list[str]:
+    """Where numpy rejects a bool_ receiver with a bool operand (a scalar, or a bool_ tensor
+    of its shape) but not every dtype (``b - b``): an ``Any`` receiver's guard first (only
+    ``Any`` fits ``_UnknownDType``; it would match the bool_ pattern), then the poison. After
+    the operand guards (an ``Any`` dtype or an unknown rank never reaches the poison)."""
+    rejected = [
+        _binary_fn(op, k)[rules.DTYPE_NAMES.index("bool")] is None for k in ("bool", "same")
+    ]
+    if not all(rejected) or all(r is None for r in _binary_fn(op, "same")):
+        return []
+    guard = "self: Tensor[_UnknownDType, Unpack[_Sh]], other: bool | Tensor[Any, Unpack[_Sh]]"
+    poison = "self: Tensor[bool_, Unpack[_Sh]], other: bool | Tensor[bool_, Unpack[_Sh]]"
+    return [
+        _ov(indent, name, guard, "Tensor[Any, Unpack[_Sh]]"),
+        # the guard's answer: an ``Any`` receiver that also fits here is not ambiguous
+        _poison(indent, name, poison, _rejected(op, "bool"), "Tensor[Any, Unpack[_Sh]]"),
+    ]
+
+
+_SIGNS = {"sub": "-", "and": "&", "or": "|", "xor": "^", "add": "+", "mul": "*", "pow": "**"}
 
 
 def _definitive(guard: str) -> str:

@@ -20,6 +20,7 @@ from . import (
     _elementwise_modules,
     _render_dtypes,
     _render_pyright,
+    _render_rearranging,
     _render_reductions,
     shape_functions,
     shape_ops,
@@ -106,6 +107,9 @@ def render_all(*, plain_only: bool = False) -> dict[Path, str]:
                 ),
                 ROOT / "typedtensor" / "manipulation.pyi": _fill(
                     "manipulation.pyi.tmpl", shape_functions.render_manipulation()
+                ),
+                ROOT / "typedtensor" / "rearranging.pyi": _fill(
+                    "rearranging.pyi.tmpl", _render_rearranging.render_rearranging()
                 ),
             }
         ),

@@ -14,6 +14,7 @@ from typedtensor import _rules as rules
 
 from ._render_dtypes import dtype_form
 from ._render_forms import MAX_RANK, _dims, gradual_params
+from ._render_linalg_ext import render_linalg_ext
 from ._render_params import _doc, render_params, runtime_params
 from .shape_ops import (
     _ANY,
@@ -30,7 +31,10 @@ def render_linalg() -> dict[str, str]:
     """Template fields of ``linalg.pyi``: ``tt.matmul`` with ``@``'s overloads (pyright; mypy
     reads the runtime signature, as for the methods)."""
     lines = matmul_overloads("matmul", "a", "b", ("object", "object"))
-    return {"MATMUL": "\n".join(f"    {line}" for line in lines)}
+    return {
+        "MATMUL": "\n".join(f"    {line}" for line in lines),
+        "LINALG_EXT": render_linalg_ext(),
+    }
 
 
 def _scan_function(name: str) -> list[str]:

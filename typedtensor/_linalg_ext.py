@@ -11,7 +11,9 @@ from typing import Any, Literal
 import numpy as np
 from typing_extensions import TypeVar, TypeVarTuple, Unpack
 
+from ._dtypes import DType
 from ._rules import linalg_ext as rules_linalg
+from ._rules.errors import RuleError
 from ._tensor import AnyTensor, Tensor, wrap
 
 __all__ = [
@@ -42,6 +44,9 @@ __all__ = [
 
 Batch = TypeVarTuple("Batch")
 N = TypeVar("N")
+#: the operand's dtype, only to be read (a ``Tensor[Any, ...]`` parameter made mypy infer an
+#: inline ``tt.ones((3, 3), tt.float32)`` argument as ``Tensor[Any, ...]`` before any hook)
+In = TypeVar("In", bound=DType)
 
 
 def _square(name: str, x: object) -> Any:
@@ -65,19 +70,19 @@ def _matrices(name: str, x: object) -> Any:
     return data
 
 
-def inv(x: Tensor[Any, Unpack[Batch], N, N]) -> Tensor[Any, Unpack[Batch], N, N]:
+def inv(x: Tensor[In, Unpack[Batch], N, N]) -> Tensor[Any, Unpack[Batch], N, N]:
     """The inverse of each square matrix: (8, 3, 3) -> (8, 3, 3); ints give float64. A
     singular matrix raises ``LinAlgError`` (numpy's)."""
     return wrap(np.linalg.inv(_square("inv", x)))
 
 
-def det(x: Tensor[Any, Unpack[Batch], N, N]) -> Tensor[Any, Unpack[Batch]]:
+def det(x: Tensor[In, Unpack[Batch], N, N]) -> Tensor[Any, Unpack[Batch]]:
     """The determinant of each square matrix: (8, 3, 3) -> (8,); ints give float64."""
     return wrap(np.linalg.det(_square("det", x)))
 
 
 def cholesky(
-    x: Tensor[Any, Unpack[Batch], N, N], *, upper: bool = False
+    x: Tensor[In, Unpack[Batch], N, N], *, upper: bool = False
 ) -> Tensor[Any, Unpack[Batch], N, N]:
     """The Cholesky factor (lower; ``upper=True``: upper) of each Hermitian positive-definite
     matrix: (8, 3, 3) -> (8, 3, 3). Not positive-definite: ``LinAlgError``."""
@@ -85,7 +90,7 @@ def cholesky(
 
 
 def eigh(
-    x: Tensor[Any, Unpack[Batch], N, N],
+    x: Tensor[In, Unpack[Batch], N, N],
     UPLO: Literal["L", "U"] = "L",  # noqa: N803
 ) -> tuple[Tensor[Any, Unpack[Batch], N], Tensor[Any, Unpack[Batch], N, N]]:
     """Eigenvalues (ascending, real) and eigenvectors (the columns) of each Hermitian matrix:
@@ -95,50 +100,55 @@ def eigh(
 
 
 def eig(
-    x: Tensor[Any, Unpack[Batch], N, N],
+    x: Tensor[In, Unpack[Batch], N, N],
 ) -> tuple[Tensor[Any, Unpack[Batch], N], Tensor[Any, Unpack[Batch], N, N]]:
     """Eigenvalues and right eigenvectors (the columns) of each square matrix: (3, 3) ->
     ((3,), (3, 3)); the dtype is real when every eigenvalue is real, else complex (numpy's
-    choice, from the values: typed unknown)."""
+    choice, from the values: typed unknown for real input, complex for complex input)."""
     result = np.linalg.eig(_square("eig", x))
     return wrap(result.eigenvalues), wrap(result.eigenvectors)
 
 
-def solve(a: Tensor[Any, Unpack[tuple[Any, ...]]], b: Any) -> AnyTensor:
+def solve(a: Tensor[Any, Unpack[tuple[Any, ...]]], b: object) -> AnyTensor:
     """The solution ``x`` of ``a @ x = b``: a (3, 3), b (3,) -> (3,); b (3, 2) -> (3, 2);
     batches broadcast as numpy 2 (b is a vector only when it is 1-D)."""
     da = _square("solve", a)
     db = b._data if isinstance(b, Tensor) else np.asarray(b)
-    try:
-        return wrap(np.linalg.solve(da, db))
-    except ValueError as err:
-        raise ValueError(
-            f"solve: a of shape {da.shape} does not fit b of shape {db.shape} ({err}); b must "
-            "be (..., n) with n = a's last dim, or (..., n, k)"
-        ) from None
+    try:  # the shapes by the rule (a singular matrix stays numpy's LinAlgError)
+        rules_linalg.solve_shape(da.shape, db.shape)
+    except RuleError as err:
+        raise ValueError(str(err)) from None
+    return wrap(np.linalg.solve(da, db))
 
 
-def svd(x: Tensor[Any, Unpack[tuple[Any, ...]]], full_matrices: bool = True) -> Any:
+def svd(
+    x: Tensor[Any, Unpack[tuple[Any, ...]]], full_matrices: bool = True, compute_uv: bool = True
+) -> Any:
     """``U, S, Vh`` of each matrix: (8, 4, 3) -> (8, 4, 4), (8, 3), (8, 3, 3); with
-    ``full_matrices=False``: (8, 4, 3), (8, 3), (8, 3, 3). Ints give float64."""
+    ``full_matrices=False``: (8, 4, 3), (8, 3), (8, 3, 3); ``compute_uv=False``: ``S`` alone.
+    Ints give float64."""
     data = _matrices("svd", x)
     if data.ndim < 2:
         raise np.linalg.LinAlgError(f"svd needs rank >= 2, got rank {data.ndim}")
+    if not compute_uv:
+        return wrap(np.linalg.svd(data, full_matrices=full_matrices, compute_uv=False))
     result = np.linalg.svd(data, full_matrices=full_matrices)
     return wrap(result.U), wrap(result.S), wrap(result.Vh)
 
 
 def qr(
     x: Tensor[Any, Unpack[tuple[Any, ...]]],
-    mode: Literal["reduced", "complete"] = "reduced",
-) -> tuple[AnyTensor, AnyTensor]:
+    mode: Literal["reduced", "complete", "r"] = "reduced",
+) -> Any:
     """``Q, R`` of each matrix: (8, 4, 3) -> (8, 4, 3), (8, 3, 3) (``"complete"``: (8, 4, 4),
-    (8, 4, 3)). Ints give float64."""
+    (8, 4, 3); ``"r"``: ``R`` alone, (8, 3, 3)). Ints give float64."""
     data = _matrices("qr", x)
     if data.ndim < 2:
         raise np.linalg.LinAlgError(f"qr needs rank >= 2, got rank {data.ndim}")
-    if mode not in ("reduced", "complete"):
-        raise ValueError(f"qr mode must be 'reduced' or 'complete', got {mode!r}")
+    if mode not in ("reduced", "complete", "r"):
+        raise ValueError(f"qr mode must be 'reduced', 'complete' or 'r', got {mode!r}")
+    if mode == "r":
+        return wrap(np.linalg.qr(data, mode="r"))
     result = np.linalg.qr(data, mode=mode)
     return wrap(result.Q), wrap(result.R)
 
@@ -169,7 +179,7 @@ def outer(a: object, b: object) -> AnyTensor:
 
 
 # ------------------------------------------------------- the standard's linalg extension
-def eigvalsh(x: Tensor[Any, Unpack[Batch], N, N]) -> Tensor[Any, Unpack[Batch], N]:
+def eigvalsh(x: Tensor[In, Unpack[Batch], N, N]) -> Tensor[Any, Unpack[Batch], N]:
     """The eigenvalues (ascending, real) of each Hermitian matrix: (8, 3, 3) -> (8, 3)."""
     return wrap(np.linalg.eigvalsh(_square("eigvalsh", x)))
 
@@ -183,7 +193,7 @@ def svdvals(x: Tensor[Any, Unpack[tuple[Any, ...]]]) -> AnyTensor:
 
 
 def slogdet(
-    x: Tensor[Any, Unpack[Batch], N, N],
+    x: Tensor[In, Unpack[Batch], N, N],
 ) -> tuple[Tensor[Any, Unpack[Batch]], Tensor[Any, Unpack[Batch]]]:
     """The sign and the log of the absolute determinant of each matrix: (8, 3, 3) -> (8,), (8,)."""
     result = np.linalg.slogdet(_square("slogdet", x))
@@ -200,9 +210,7 @@ def pinv(x: Tensor[Any, Unpack[tuple[Any, ...]]], /, *, rtol: float | None = Non
     return wrap(np.linalg.pinv(data, rtol=rtol))
 
 
-def matrix_power(
-    x: Tensor[Any, Unpack[Batch], N, N], n: int, /
-) -> Tensor[Any, Unpack[Batch], N, N]:
+def matrix_power(x: Tensor[In, Unpack[Batch], N, N], n: int, /) -> Tensor[Any, Unpack[Batch], N, N]:
     """Each square matrix to the integer power ``n`` (negative: of the inverse): shape kept."""
     data = x._data if isinstance(x, Tensor) else None
     if data is None or data.ndim < 2 or data.shape[-1] != data.shape[-2]:

@@ -60,7 +60,8 @@ def repeat(
     ``None``): (2, 3), 2, axis=0 -> (4, 3); (2, 3), 2 -> (12,)."""
     data = _tensor_data(x, "repeat")
     reps = repeats._data if isinstance(repeats, Tensor) else repeats
-    ax = None if axis is None else _axes(axis, data.ndim, single=True)[0]
+    # numpy repeats a rank-0 tensor as a rank-1 one (axis 0 or -1)
+    ax = None if axis is None else _axes(axis, max(data.ndim, 1), single=True)[0]
     return wrap(np.repeat(data, reps, axis=ax))
 
 

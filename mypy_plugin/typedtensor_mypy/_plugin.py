@@ -151,6 +151,11 @@ def _function_table() -> dict[str, Entry]:
             table[f"{names.PKG}.{module}.{fn}"] = _Deferred(
                 "_linalg_ext", "linalg_dtype_hook", fn, result
             )
+    for fn in ("svd", "qr", "solve", "eig", "dot"):  # shapes of rules.linalg_ext
+        for module in ("_linalg_ext", "linalg"):
+            table[f"{names.PKG}.{module}.{fn}"] = _Deferred("_linalg_shapes", f"{fn}_hook")
+    for fn in ("hstack", "vstack", "pad", "repeat", "tile"):  # shapes of rules.rearranging
+        table[f"{names.PKG}.rearranging.{fn}"] = _Deferred("_rearranging", f"{fn}_hook")
     for fn in ("cov", "corrcoef"):
         table[f"{names.PKG}.matrices.{fn}"] = _Deferred(
             "_linalg_ext", "linalg_dtype_hook", fn, "stat"

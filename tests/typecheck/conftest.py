@@ -116,3 +116,24 @@ def check_reveal_corpus(tmp: Path, name: str, prelude: list[str], exprs: list[st
     for line, severity, message, code in result.messages(f"{name}.py"):
         by_case.setdefault(line - first, []).append((severity, message, code))
     return by_case
+
+
+def check_function_corpus(
+    tmp: Path, name: str, prelude: list[str], params: str, exprs: list[str]
+) -> dict[int, list[tuple[str, str, str]]]:
+    """Write ``prelude`` then one ``def case_<i>(<params>) -> None: reveal_type(<expr>)`` per
+    expression as ``<name>.py`` in ``tmp`` (symbolic parameters need a function), check it
+    once with mypy and the plugin, and return each case's ``(severity, message, code)`` list
+    by case index (codes ``""`` when absent)."""
+    lines, where = list(prelude), {}
+    for i, expr in enumerate(exprs):
+        lines.append(f"def case_{i}({params}) -> None:")
+        lines.append(f"    reveal_type({expr})")
+        where[len(lines)] = i
+    (tmp / f"{name}.py").write_text("\n".join(lines) + "\n")
+    result = run_mypy(["--no-error-summary", f"{name}.py"], tmp)
+    assert_no_crash(result)
+    out: dict[int, list[tuple[str, str, str]]] = {}
+    for line, severity, message, code in result.messages(f"{name}.py"):
+        out.setdefault(where[line], []).append((severity, message, code or ""))
+    return out

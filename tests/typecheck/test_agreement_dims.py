@@ -19,7 +19,7 @@ import pytest
 
 import typedtensor as tt
 
-from .conftest import assert_no_crash, dim_value, run_mypy
+from .conftest import check_function_corpus, dim_value
 
 BINDINGS = [
     {"B": b, "N": n, "D": d}
@@ -77,19 +77,9 @@ def revealed(tmp_path_factory: pytest.TempPathFactory) -> dict[int, list[tuple[s
         'N = TypeVar("N", bound=int)',
         'D = TypeVar("D", bound=int)',
     ]
-    where = {}
-    for i, case in enumerate(CASES):
-        lines.append(f"def case_{i}({PARAMS}) -> None:")
-        lines.append(f"    reveal_type({case})")
-        where[len(lines)] = i
-    tmp = tmp_path_factory.mktemp("agreement_dims")
-    (tmp / "dims_mod.py").write_text("\n".join(lines) + "\n")
-    result = run_mypy(["--no-error-summary", "dims_mod.py"], tmp)
-    assert_no_crash(result)
-    out: dict[int, list[tuple[str, str, str]]] = {}
-    for line, severity, message, code in result.messages("dims_mod.py"):
-        out.setdefault(where[line], []).append((severity, message, code or ""))
-    return out
+    return check_function_corpus(
+        tmp_path_factory.mktemp("agreement_dims"), "dims_mod", lines, PARAMS, CASES
+    )
 
 
 #: case -> the divisibility its exact answer assumes (numpy checks it at run time)

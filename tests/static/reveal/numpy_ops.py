@@ -1,0 +1,111 @@
+"""pyright's view of ``tt.linalg.svd qr solve`` and ``tt.dot`` (overloads rendered from
+``rules.linalg_ext`` by ``stubs/_render_linalg_ext.py``): exact dims where a pattern can name
+them (a square receiver's ``min(M, N)``, batch dims, shared inner dims), ``Any`` where it
+cannot (``min(M, N)`` of two dims), numpy's linalg dtypes; the poison overloads for what numpy
+rejects (a vanished error leaves an unused ``pyright: ignore``, itself an error). pyright
+only (``mypy.ini`` excludes it): mypy reads the runtime signatures, the plugin types them
+(``tests/typecheck/test_numpy_ops_shapes.yml``)."""
+
+from typing import Any, TypeVar
+from typing import Literal as L
+
+from typing_extensions import Unpack, assert_type
+
+import typedtensor as tt
+from typedtensor import Tensor
+
+B = TypeVar("B")
+Unknown = Tensor[Any, Unpack[tuple[Any, ...]]]
+
+
+def decompositions(
+    a: Tensor[tt.float32, L[4], L[3]],
+    b: Tensor[tt.int8, L[2], L[3], L[3]],
+    c: Tensor[tt.complex64, B, L[5], L[5]],
+    flag: bool,
+) -> None:
+    assert_type(
+        tt.linalg.svd(a),
+        tuple[
+            Tensor[tt.float32, L[4], L[4]], Tensor[tt.float32, Any], Tensor[tt.float32, L[3], L[3]]
+        ],
+    )
+    assert_type(
+        tt.linalg.svd(a, False),
+        tuple[
+            Tensor[tt.float32, L[4], Any], Tensor[tt.float32, Any], Tensor[tt.float32, Any, L[3]]
+        ],
+    )
+    assert_type(
+        tt.linalg.svd(a, full_matrices=flag),
+        tuple[
+            Tensor[tt.float32, L[4], Any], Tensor[tt.float32, Any], Tensor[tt.float32, Any, L[3]]
+        ],
+    )
+    assert_type(tt.linalg.svd(a, compute_uv=False), Tensor[tt.float32, Any])
+    assert_type(tt.linalg.svd(b, False, False), Tensor[tt.float64, L[2], L[3]])
+    assert_type(
+        tt.linalg.svd(c),
+        tuple[
+            Tensor[tt.complex64, B, L[5], L[5]],
+            Tensor[tt.float32, B, L[5]],
+            Tensor[tt.complex64, B, L[5], L[5]],
+        ],
+    )
+    assert_type(
+        tt.linalg.qr(a), tuple[Tensor[tt.float32, L[4], Any], Tensor[tt.float32, Any, L[3]]]
+    )
+    assert_type(
+        tt.linalg.qr(a, "complete"),
+        tuple[Tensor[tt.float32, L[4], L[4]], Tensor[tt.float32, L[4], L[3]]],
+    )
+    assert_type(tt.linalg.qr(a, "r"), Tensor[tt.float32, Any, L[3]])
+    assert_type(
+        tt.linalg.qr(b),
+        tuple[Tensor[tt.float64, L[2], L[3], L[3]], Tensor[tt.float64, L[2], L[3], L[3]]],
+    )
+
+
+def solve_and_dot(
+    a: Tensor[tt.float32, L[4], L[3]],
+    b: Tensor[tt.int8, L[2], L[3], L[3]],
+    v: Tensor[tt.float32, L[3]],
+    s: Tensor[tt.float32],
+    m: Tensor[tt.float32, L[3], L[3]],
+    u: Tensor[tt.float32, Unpack[tuple[Any, ...]]],
+) -> None:
+    assert_type(tt.linalg.solve(b, tt.ones((3,), tt.int8)), Tensor[tt.float64, L[2], L[3]])
+    assert_type(tt.linalg.solve(b, b), Tensor[tt.float64, L[2], L[3], L[3]])
+    assert_type(
+        tt.linalg.solve(m, tt.ones((7, 3, 2), tt.float32)), Tensor[tt.float32, L[7], L[3], L[2]]
+    )
+    assert_type(tt.linalg.solve(b, v), Unknown)  # two dtypes: numpy's promotion is not tabled
+    assert_type(tt.dot(a, v), Tensor[tt.float32, L[4]])
+    assert_type(tt.dot(v, a.mT), Tensor[tt.float32, L[4]])
+    assert_type(tt.dot(v, v), Tensor[tt.float32])
+    assert_type(tt.dot(m, tt.ones((2, 3, 5), tt.float32)), Tensor[tt.float32, L[3], L[2], L[5]])
+    assert_type(tt.dot(s, a), Tensor[tt.float32, L[4], L[3]])
+    assert_type(tt.dot(u, v), Unknown)  # an unknown rank: never a guess
+    assert_type(tt.dot(a, a), Unknown)  # misaligned: numpy raises; pyright cannot name it
+
+
+def rearranging(a: Tensor[tt.float32, L[4], L[3]], v: Tensor[tt.int8, B]) -> None:
+    assert_type(tt.pad(a, 1), Tensor[tt.float32, Any, Any])
+    assert_type(tt.repeat(a, 2, axis=1), Tensor[tt.float32, L[4], Any])
+    assert_type(tt.repeat(a, [1, 2, 1, 1], axis=-2), Tensor[tt.float32, Any, L[3]])
+    assert_type(tt.repeat(v, 3), Tensor[tt.int8, Any])
+    assert_type(tt.tile(a, 2), Tensor[tt.float32, L[4], Any])
+    assert_type(tt.tile(v, (2, 1)), Tensor[tt.int8, Any, Any])  # a count 1: not a pattern
+    assert_type(tt.hstack([a, a]), Unknown)
+
+
+def rejected(
+    v: Tensor[tt.float32, L[3]],
+    h: Tensor[tt.float16, L[3], L[3]],
+    w: Tensor[Any, L[3], L[4]],
+) -> None:
+    tt.linalg.svd(v)  # pyright: ignore[reportDeprecated]
+    tt.linalg.qr(tt.ones((), tt.float32))  # pyright: ignore[reportDeprecated]
+    tt.linalg.svd(h)  # pyright: ignore[reportDeprecated]
+    tt.linalg.solve(h, h)  # pyright: ignore[reportDeprecated]
+    assert_type(tt.linalg.svd(w), Any)  # an Any dtype: no poison, no guess
