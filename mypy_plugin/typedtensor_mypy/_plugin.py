@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Union
@@ -292,16 +293,19 @@ class TypedTensorPlugin(Plugin):
             answers[fullname] = None
             return None
         if cls != names.TENSOR:  # a subclass of Tensor? (not kept: classes can change)
-            return _signature_hook(method in _SINGLE_AXIS) if self._inherits(cls, method) else None
+            if self._inherits(cls, method):
+                return _signature_hook(method in _SINGLE_AXIS)
+            return _expression_signature_hook  # the program's own methods
         hook = answers[fullname] = _signature_hook(method in _SINGLE_AXIS)
         return hook
 
     def get_function_signature_hook(
         self, fullname: str
     ) -> Callable[[FunctionSigContext], FunctionLike] | None:
-        """Every typedtensor function, as for the methods."""
+        """Every typedtensor function, as for the methods; the program's own functions: their
+        expression dims after the TypeVars are substituted (``_generic_calls``)."""
         if not fullname.startswith(names.PKG_PREFIX):
-            return None
+            return _expression_signature_hook
         module, _, fn = fullname.rpartition(".")
         return _signature_hook(module == names.REDUCTIONS_MODULE and fn in _SINGLE_AXIS)
 
@@ -365,3 +369,18 @@ def _signature_hook(single_axis: bool) -> SignatureHook:
     from ._signatures import signature_hook
 
     return signature_hook(single_axis)
+
+
+def _expression_signature_hook(ctx: Any) -> FunctionLike:
+    """``_generic_calls.expression_signature_hook``, imported on first use; mypy's own
+    signature if it raises."""
+    from ._generic_calls import expression_signature_hook
+
+    try:
+        sig: FunctionLike = expression_signature_hook(ctx)
+        return sig
+    except Exception:
+        if os.environ.get("TYPEDTENSOR_MYPY_DEBUG"):
+            raise
+        default: FunctionLike = ctx.default_signature
+        return default  # never crash mypy
