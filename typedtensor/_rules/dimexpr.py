@@ -24,7 +24,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from enum import Enum
 from math import gcd
-from typing import TypeVar, Union
+from typing import Union
+
+from .dimexpr_text import expr_text, floordiv_text
 
 __all__ = [
     "Atom",
@@ -33,8 +35,6 @@ __all__ = [
     "Relation",
     "Symbol",
     "cancel_common",
-    "expr_maker",
-    "expr_reader",
     "never_divides",
     "product",
     "relation",
@@ -86,10 +86,9 @@ class FloorDivAtom:
         return (1, self.num.sort_key(), self.den.sort_key())
 
     def __repr__(self) -> str:
-        return f"{self.num._text(True)} // {self.den._text(True)}"
+        return floordiv_text(self.num, self.den)
 
 
-D = TypeVar("D")
 Atom = Union[Symbol, FloorDivAtom]
 #: a product of atoms, sorted, with repetition (``B * B``)
 Monomial = tuple[Atom, ...]
@@ -355,33 +354,10 @@ class DimExpr:
 
     # -------------------------------------------------------------------------- printing
     def __str__(self) -> str:
-        return self._text(False)
+        return expr_text(self)
 
     def __repr__(self) -> str:
-        return f"DimExpr({self._text(False)!r})"
-
-    def _text(self, operand: bool) -> str:
-        """Python arithmetic: ``2 * B + N - 1``, ``D // 8``, ``2 * (D // 8)``; as an
-        ``operand`` of ``*`` or ``//`` parenthesised unless one atom or a constant >= 0."""
-        terms = self.sorted_terms()
-        if not terms:
-            return "0"
-        parts: list[str] = []
-        for mono, coef in terms:
-            magnitude = abs(coef)
-            alone = len(mono) == 1 and magnitude == 1
-            factors = [
-                a.name if isinstance(a, Symbol) else repr(a) if alone else f"({a!r})" for a in mono
-            ]
-            body = " * ".join(([str(magnitude)] if magnitude != 1 or not mono else []) + factors)
-            if not parts:
-                parts.append(("-" if coef < 0 else "") + body)
-            else:
-                parts.append(f"{'-' if coef < 0 else '+'} {body}")
-        text = " ".join(parts)
-        ((mono0, coef0),) = terms[:1]
-        simple = len(terms) == 1 and coef0 >= 0 and (not mono0 or (coef0 == 1 and len(mono0) == 1))
-        return f"({text})" if operand and not simple else text
+        return f"DimExpr({expr_text(self)!r})"
 
 
 class Relation(Enum):
@@ -465,37 +441,6 @@ def cancel_common(num: DimExpr, den: DimExpr) -> tuple[DimExpr, DimExpr]:
         DimExpr({cut(m): c // g for m, c in num.terms.items()}),
         DimExpr({cut(dmono): dcoef // g}),
     )
-
-
-def expr_reader(
-    size_of: Callable[[D], int | None],
-    is_symbolic: Callable[[D], bool],
-    name: Callable[[D], str] = str,
-) -> Callable[[D], DimExpr | None]:
-    """``expr_of`` for a rule caller whose dims are sizes, symbols and unknowns (no
-    expressions): a size is a constant, a symbol a ``DimExpr.symbol`` keyed by the dim."""
-
-    def read(d: D) -> DimExpr | None:
-        n = size_of(d)
-        if n is not None:
-            return DimExpr.const(n)
-        return DimExpr.symbol(d, name(d)) if is_symbolic(d) else None
-
-    return read
-
-
-def expr_maker(make_dim: Callable[[int], D], unknown: D | None) -> Callable[[DimExpr], D]:
-    """``make_expr`` for the same callers: a constant by ``make_dim``, one symbol as its key,
-    any other expression ``unknown``."""
-
-    def make(e: DimExpr) -> D:
-        c = e.constant
-        if c is not None:
-            return make_dim(c)
-        key = e.single_symbol
-        return key if key is not None else unknown  # type: ignore[return-value]
-
-    return make
 
 
 def never_divides(num: DimExpr, den: DimExpr) -> bool:

@@ -9,7 +9,8 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Sequence
 
-from .dimexpr import DimExpr, Relation, expr_maker, expr_reader, never_divides, product, relation
+from .dimexpr import DimExpr, Relation, never_divides, product, relation
+from .dimexpr_convert import expr_maker, expr_reader
 from .errors import AxisTypeError, ShapeMismatchError
 from .manipulation import D, _int_size, _never_symbolic, _same, _show, single_axis
 
