@@ -335,8 +335,10 @@ def _problems_of_statement(
     known_inputs: bool,
 ) -> tuple[list[str], dict[str, int]]:
     """What is wrong with one statement's revealed type and errors, given its outcome at each
-    binding; ``known_inputs``: no ``Any`` dim or plain ``int`` went in (gradual typing lets a
-    statement with an unknown input raise under an exact type: the unknown may be the culprit)."""
+    binding; ``known_inputs``: no ``Any`` dim or plain ``int`` went in. Gradual typing lets a
+    statement with an unknown input raise under an exact type (the unknown may be the culprit),
+    and an unknown size against a symbol is the symbol (docs/types.md: the unknown is taken to
+    be 1 or the symbol's size), which is checked only where no symbol is 1."""
     counts = {"statements": 1}
     ran = [o for o in outcomes if o is not None and not isinstance(o, Exception)]
     problems: list[str] = []
@@ -357,7 +359,7 @@ def _problems_of_statement(
     elif known_inputs and len(ran) == len(outcomes):
         counts["unknown, known inputs, runs everywhere"] = 1
     for binding, outcome in zip(BINDINGS, outcomes, strict=True):
-        if outcome is None or dims is None:
+        if outcome is None or dims is None or (not known_inputs and 1 in binding.values()):
             continue
         values = [None if d is None else evaluate(d, binding) for d in dims]
         if isinstance(outcome, Exception):
