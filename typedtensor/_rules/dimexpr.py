@@ -109,6 +109,37 @@ def _remove(mono: Monomial, part: Monomial) -> Monomial | None:
     return tuple(rest)
 
 
+def _leading(terms: Mapping[Monomial, int]) -> Monomial:
+    """The leading monomial in a graded order (degree, then atoms): the product of leading
+    monomials is the leading monomial of a product, which makes long division work."""
+    return max(terms, key=lambda m: (len(m), _mono_key(m)))
+
+
+def _divide_polynomials(num: Mapping[Monomial, int], den: Mapping[Monomial, int]) -> DimExpr | None:
+    """``num / den`` by long division as integer polynomials in the atoms, ``None`` unless it
+    leaves no remainder: each step divides the leading terms (an exact division of one
+    polynomial by another always goes through this way)."""
+    dlead = _leading(den)
+    dcoef = den[dlead]
+    rest = {m: c for m, c in num.items() if c}
+    quotient: dict[Monomial, int] = {}
+    for _ in range(4 * len(num) + 8):  # each step removes rest's leading term
+        if not rest:
+            return DimExpr(quotient)
+        lead = _leading(rest)
+        qmono = _remove(lead, dlead)
+        if qmono is None or rest[lead] % dcoef:
+            return None
+        qcoef = rest[lead] // dcoef
+        quotient[qmono] = quotient.get(qmono, 0) + qcoef
+        for dmono, c in den.items():
+            mono = tuple(sorted(qmono + dmono, key=lambda a: a.sort_key()))
+            rest[mono] = rest.get(mono, 0) - qcoef * c
+            if not rest[mono]:
+                del rest[mono]
+    return None
+
+
 class DimExpr:
     """An integer polynomial over atoms in canonical form (immutable, hashable).
 
@@ -298,11 +329,13 @@ class DimExpr:
 
     def divide_exactly(self, den: Operand) -> DimExpr | None:
         """The polynomial ``q`` with ``q * den == self`` when the division is exact as
-        polynomials (a monomial denominator, or a constant multiple), else ``None``.
+        polynomials (atoms taken as unknowns), else ``None``.
 
-        >>> B = DimExpr.symbol("B")
+        >>> B, N = DimExpr.symbol("B"), DimExpr.symbol("N")
         >>> str((10 * B).divide_exactly(5)), (3 * B).divide_exactly(2)
         ('2 * B', None)
+        >>> str((N * B + B).divide_exactly(N + 1)), (N * B + 1).divide_exactly(N + 1)
+        ('B', None)
         """
         d = DimExpr.of(den)
         if not d.terms:
@@ -316,19 +349,7 @@ class DimExpr:
                     return None
                 out[rest] = coef // dcoef
             return DimExpr(out)
-        ratio: tuple[int, int] | None = None  # self == k * d for an integer k
-        if set(self.terms) != set(d.terms):
-            return None
-        for mono, coef in self.terms.items():
-            r = (coef, d.terms[mono])
-            if ratio is None:
-                ratio = r
-            elif ratio[0] * r[1] != ratio[1] * r[0]:
-                return None
-        assert ratio is not None
-        if ratio[0] % ratio[1]:
-            return None
-        return DimExpr.const(ratio[0] // ratio[1])
+        return _divide_polynomials(self.terms, d.terms)
 
     def _cancel_exact(self) -> DimExpr:
         """``(p // q) * q * X -> p * X`` for exact atoms whose denominator divides the rest of
