@@ -75,6 +75,11 @@ CASES = [
     "tt.einsum('ii->i', tt.zeros((x.shape[0], x.shape[0] + 1)))",
     "tt.stack([a, tt.concatenate([a, a])])",
     "tt.stack([a, c])",
+    # a -1 over a sum dim: the count divides by the polynomial B + N (the dims fuzz's find),
+    # so the -1 is D and the matmul's inner dims D and D agree
+    "tt.concatenate([x, tt.zeros((c.shape[0], x.shape[1]))]).reshape("
+    "-1, x.shape[0] + c.shape[0]).T @ tt.zeros((x.shape[1], 2))",
+    "tt.concatenate([a, c]).reshape(2, -1, a.shape[0] + c.shape[0])",
 ]
 
 
