@@ -41,6 +41,7 @@ from mypy.types import (
     TypeAliasType,
     TypeVarId,
     TypeVarType,
+    UninhabitedType,
     UnionType,
     get_proper_type,
 )
@@ -132,8 +133,8 @@ class _Normalise(TypeTranslator):
             return any_dim()  # an expression over an unknown dim is unknown
         spelled = t.copy_modified(args=args)
         expr = dim_expr(spelled)
-        if expr is None:
-            return spelled
+        if expr is None:  # over an unknown dim (``int``...): unknown
+            return any_dim()
         reason = _impossible(spelled, expr, whole=not self._inside)
         if reason is not None:
             self.impossible.append(f"the dim {render_dim(t)} {reason}")
@@ -259,7 +260,12 @@ def _bindings(ctx: SigContext, sig: CallableType, wanted: set[TypeVarId]) -> dic
 
 
 def _fits_bound(var: TypeVarType, value: Type) -> bool:
-    return isinstance(get_proper_type(value), AnyType) or is_subtype(value, var.upper_bound)
+    """Whether ``value`` may be bound to ``var`` (an unknown dim may; ``Never``, which an
+    argument evaluated without its context can have, is left to mypy)."""
+    p = get_proper_type(value)
+    if isinstance(p, UninhabitedType):
+        return False
+    return isinstance(p, AnyType) or is_subtype(value, var.upper_bound)
 
 
 def expression_signature(ctx: SigContext, sig: CallableType) -> CallableType:

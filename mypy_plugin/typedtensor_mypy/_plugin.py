@@ -228,6 +228,10 @@ def _enable_always_true_name(options: Options) -> None:
             target.always_true = [*target.always_true, name]
 
 
+#: modules whose functions never declare typedtensor's expression dims (no hook: mypy asks for
+#: one at every call)
+_NO_DIM_MODULES = ("builtins.", "typing.", "typing_extensions.", "numpy.", "collections.")
+
 #: Python scalar classes whose ``==``/``!=`` with a Tensor is the Tensor's elementwise comparison
 _SCALAR_CLASSES = ("builtins.int", "builtins.float", "builtins.complex", "builtins.bool")
 
@@ -284,12 +288,13 @@ class TypedTensorPlugin(Plugin):
         self, fullname: str
     ) -> Callable[[MethodSigContext], FunctionLike] | None:
         """Every Tensor method: ``AnyTensor`` parameters retyped so that a generic argument
-        keeps its symbols; ``argmax``/``argmin`` with a tuple axis: one precise error."""
+        keeps its symbols; ``argmax``/``argmin`` with a tuple axis: one precise error. The
+        program's own methods: their expression dims after substitution (``_generic_calls``)."""
         answers = self._signature_answers
         if fullname in answers:
             return answers[fullname]
         cls, _, method = fullname.rpartition(".")
-        if cls.startswith("builtins."):
+        if cls.startswith(_NO_DIM_MODULES):
             answers[fullname] = None
             return None
         if cls != names.TENSOR:  # a subclass of Tensor? (not kept: classes can change)
@@ -305,6 +310,8 @@ class TypedTensorPlugin(Plugin):
         """Every typedtensor function, as for the methods; the program's own functions: their
         expression dims after the TypeVars are substituted (``_generic_calls``)."""
         if not fullname.startswith(names.PKG_PREFIX):
+            if fullname.startswith(_NO_DIM_MODULES):
+                return None  # the standard library and numpy declare no expression dims
             return _expression_signature_hook
         module, _, fn = fullname.rpartition(".")
         return _signature_hook(module == names.REDUCTIONS_MODULE and fn in _SINGLE_AXIS)
