@@ -179,8 +179,12 @@ def _statement(
         if rng.random() < 0.5:
             sizes.insert(0, _size_term(rng, tensors, ints))
         return f"tt.broadcast_to({x}, ({', '.join(sizes)},))", len(sizes), False
-    if r < 0.65:
+    if r < 0.62:
         return (*_einsum(rng, x, rx, y, ry), False)
+    if r < 0.65 and rx >= 1:  # '...' broadcasting over the leading dims
+        if ry >= 1 and rng.random() < 0.5:
+            return f"tt.einsum('...i,...i->...', {x}, {y})", None, False
+        return f"tt.einsum('...i->i...', {x})", rx, False
     if r < 0.72:
         return f"{x} @ {y}", _matmul_rank(rx, ry), False
     if r < 0.85:
@@ -189,8 +193,11 @@ def _statement(
     if r < 0.92:
         return _size_term(rng, tensors, ints), None, True
     if rx >= 2 and rng.random() < 0.5:
-        i, j = rng.sample(range(rx), 2)
-        return f"tt.swapaxes({x}, {i}, {j})", rx, False
+        if rng.random() < 0.5:
+            i, j = rng.sample(range(rx), 2)
+            return f"tt.swapaxes({x}, {i}, {j})", rx, False
+        perm = ", ".join(map(str, rng.sample(range(rx), rx)))
+        return f"{x}.transpose({perm})", rx, False
     if rx >= 1 and rng.random() < 0.5:
         keep = sorted(rng.sample(range(rx), rng.randint(1, rx)))
         shape = ", ".join(f"{x}.shape[{i}]" if i in keep else "1" for i in range(rx))
