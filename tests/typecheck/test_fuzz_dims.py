@@ -342,10 +342,11 @@ def _problems_of_statement(
     known_inputs: bool,
 ) -> tuple[list[str], dict[str, int]]:
     """What is wrong with one statement's revealed type and errors, given its outcome at each
-    binding; ``known_inputs``: no ``Any`` dim or plain ``int`` went in. Gradual typing lets a
-    statement with an unknown input raise under an exact type (the unknown may be the culprit),
-    and an unknown size against a symbol is the symbol (docs/types.md: the unknown is taken to
-    be 1 or the symbol's size), which is checked only where no symbol is 1."""
+    binding; ``known_inputs``: no ``Any`` dim or plain ``int`` went in, not even into the
+    statements it uses. Gradual typing lets a statement with an unknown input raise under an
+    exact type (the unknown may be the culprit), and an unknown size against a symbol is the
+    symbol (docs/types.md: the unknown is taken to be 1 or the symbol's size), which is checked
+    only where no symbol is 1."""
     counts = {"statements": 1}
     ran = [o for o in outcomes if o is not None and not isinstance(o, Exception)]
     problems: list[str] = []
@@ -421,14 +422,18 @@ def check(seed: int, n: int, tmp: Path) -> tuple[list[str], dict[str, int]]:
     counts: dict[str, int] = {}
     for p, prog in enumerate(programs):
         outcomes = [run(prog, binding) for binding in BINDINGS]
+        known: dict[str, bool] = {}  # target -> no unknown went into it, however indirectly
         for s, (target, expr) in enumerate(prog.statements):
-            inputs = [types.get((p, prog.targets.index(n))) for n in _names(expr, prog)]
+            inputs = _names(expr, prog)
+            known[target] = " // " not in expr and all(
+                known[n] and _exact(types.get((p, prog.targets.index(n)), "?")) for n in inputs
+            )
             found, seen = _problems_of_statement(
                 f"p{p} {target} = {expr}",
                 types.get((p, s), "?"),
                 errors.get((p, s), []),
                 [o[s] for o in outcomes],
-                " // " not in expr and all(t is not None and _exact(t) for t in inputs),
+                known[target],
             )
             problems += found
             for key, value in seen.items():
