@@ -9,7 +9,8 @@ hook infers such TypeVars itself, before mypy checks the arguments:
 - a TypeVar that is a plain dim of a parameter takes the argument's dim at that position
   (the first such parameter wins; a later one that disagrees is mypy's ``arg-type`` error);
 - one that only appears in a linear expression (``2 * B + 1``) is solved from the argument's
-  dim where the division is exact (``B = (dim - 1) // 2``);
+  dim where the division is exact (``B = (dim - 1) // 2``); a size that no ``B`` gives
+  (``6``) is a ``typedtensor-shape`` error, and ``B`` is ``Any`` for the rest of the call;
 - the solved TypeVars are substituted everywhere in the signature and every expression dim is
   rewritten into its canonical form (``Mul[L[2], L[3]]`` -> ``Literal[6]``; an expression over
   ``Any`` is ``Any``), so mypy compares canonical types: ``(3, 6)`` passes, ``(3, 7)`` is an
@@ -204,9 +205,12 @@ def _arg_shape(ctx: SigContext, expr: Expression) -> Shape | None:
     return view.shape if view is not None else None
 
 
-def _solve_linear(param: rules.DimExpr, arg: rules.DimExpr) -> tuple[object, rules.DimExpr] | None:
+def _solve_linear(
+    param: rules.DimExpr, arg: rules.DimExpr
+) -> tuple[object, rules.DimExpr | None] | None:
     """``(key, value)`` for ``param == arg`` with ``param = c * V + k`` linear in one symbol
-    ``V``, where ``(arg - k)`` divides by ``c`` exactly; else ``None``."""
+    ``V``, where ``(arg - k)`` divides by ``c`` exactly; ``(key, None)`` when ``arg`` is a
+    size that no size of ``V`` gives (``6`` for ``2 * V + 1``); ``None`` where it cannot tell."""
     atoms = param.atoms()
     if len(atoms) != 1:
         return None
@@ -218,12 +222,15 @@ def _solve_linear(param: rules.DimExpr, arg: rules.DimExpr) -> tuple[object, rul
         return None
     value = (arg - param.terms.get((), 0)).divide_exactly(c)
     if value is None or (value.constant is not None and value.constant < 0):
-        return None
+        return (atom.key, None) if arg.constant is not None else None
     return atom.key, value
 
 
-def _bindings(ctx: SigContext, sig: CallableType, wanted: set[TypeVarId]) -> dict[TypeVarId, Type]:
-    """The dim each wanted TypeVar takes from the arguments (see the module docstring)."""
+def _bindings(
+    ctx: SigContext, sig: CallableType, wanted: set[TypeVarId], impossible: list[str]
+) -> dict[TypeVarId, Type]:
+    """The dim each wanted TypeVar takes from the arguments (see the module docstring); a
+    linear expression no size fits binds ``Any`` and adds its reason to ``impossible``."""
     found: dict[TypeVarId, Type] = {}
     pending: list[tuple[Type, Type]] = []  # (the parameter's expression dim, the argument's)
     shapes: dict[int, Shape | None] = {}
@@ -248,14 +255,22 @@ def _bindings(ctx: SigContext, sig: CallableType, wanted: set[TypeVarId]) -> dic
                 else:
                     pending.append((dim, met))
     for param_dim, arg_dim in pending:  # linear expressions of TypeVars not bound plainly
-        left = [v for v in wanted - set(found)]
+        left = wanted - set(found)
         if not left:
             break
         expr = dim_expr(expand_type(param_dim, found))
         value = dim_expr(arg_dim)
         solved = _solve_linear(expr, value) if expr is not None and value is not None else None
-        if solved is not None and isinstance(solved[0], TypeVarType) and solved[0].id in left:
-            found[solved[0].id] = make_expr_dim(ctx.api)(solved[1])
+        if solved is None:
+            continue
+        var, size = solved
+        if not isinstance(var, TypeVarType) or var.id not in left:
+            continue
+        if size is None:
+            impossible.append(f"the argument's dim {value} is {expr} for no size of {var.name}")
+            found[var.id] = any_dim()  # one precise error, not an arg-type over Never
+        else:
+            found[var.id] = make_expr_dim(ctx.api)(size)
     return found
 
 
@@ -276,11 +291,14 @@ def expression_signature(ctx: SigContext, sig: CallableType) -> CallableType:
         return sig
     free = {v.id: v for v in sig.variables if isinstance(v, TypeVarType) and not v.values}
     wanted = var_ids & set(free)
-    found = _bindings(ctx, sig, wanted) if wanted else {}
+    unsolvable: list[str] = []
+    found = _bindings(ctx, sig, wanted, unsolvable) if wanted else {}
     found = {k: v for k, v in found.items() if _fits_bound(free[k], v)}
     normalise = _Normalise(found, make_expr_dim(ctx.api))
     arg_types = [t.accept(normalise) for t in sig.arg_types]
     ret_type = sig.ret_type.accept(normalise)
+    for reason in unsolvable:
+        ctx.api.fail(f"{reason}; no call fits the signature", ctx.context, code=errorcodes.SHAPE)
     if normalise.impossible:
         bound = ", ".join(f"{free[k].name} = {render_dim(v)}" for k, v in found.items())
         _report_impossible(ctx.api, normalise.impossible, bound, ctx.context)
