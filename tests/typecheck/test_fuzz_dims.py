@@ -341,13 +341,15 @@ def _problems_of_statement(
     errors: list[tuple[str, str]],
     outcomes: list[Outcome],
     known_inputs: bool,
+    unchecked: set[int],
 ) -> tuple[list[str], dict[str, int]]:
     """What is wrong with one statement's revealed type and errors, given its outcome at each
     binding; ``known_inputs``: no ``Any`` dim or plain ``int`` went in, not even into the
     statements it uses. Gradual typing lets a statement with an unknown input raise under an
-    exact type (the unknown may be the culprit), and an unknown size against a symbol is the
-    symbol (docs/types.md: the unknown is taken to be 1 or the symbol's size), which is checked
-    only where no symbol is 1."""
+    exact type (the unknown may be the culprit), and an unknown size against a symbolic dim is
+    that dim (docs/types.md: the unknown is taken to be 1 or the dim's size), which cannot hold
+    where the symbolic dim is 1: the sizes are not compared at those bindings (``unchecked``,
+    indices into ``BINDINGS``)."""
     counts = {"statements": 1}
     ran = [o for o in outcomes if o is not None and not isinstance(o, Exception)]
     problems: list[str] = []
@@ -367,8 +369,8 @@ def _problems_of_statement(
         counts["exact"] = 1
     elif known_inputs and len(ran) == len(outcomes):
         counts["unknown, known inputs, runs everywhere"] = 1
-    for binding, outcome in zip(BINDINGS, outcomes, strict=True):
-        if outcome is None or dims is None or (not known_inputs and 1 in binding.values()):
+    for index, (binding, outcome) in enumerate(zip(BINDINGS, outcomes, strict=True)):
+        if outcome is None or dims is None or index in unchecked:
             continue
         values = [None if d is None else evaluate(d, binding) for d in dims]
         if isinstance(outcome, Exception):
@@ -392,6 +394,13 @@ def _problems_of_statement(
 def _names(expr: str, prog: Program) -> list[str]:
     """The statement targets ``expr`` uses (parameters are always exact)."""
     return [n for n in re.findall(r"\bv\d+\b", expr) if n in prog.targets]
+
+
+def _symbolic_ones(revealed: str) -> set[int]:
+    """The bindings at which a symbolic dim of ``revealed`` is 1."""
+    _, dims = claims(revealed)
+    symbolic = [d for d in dims or [] if d is not None and not d.startswith("Literal[")]
+    return {i for i, b in enumerate(BINDINGS) for d in symbolic if evaluate(d, b)[0] == 1}
 
 
 def _exact(revealed: str) -> bool:
@@ -424,17 +433,22 @@ def check(seed: int, n: int, tmp: Path) -> tuple[list[str], Counter[str]]:
     for p, prog in enumerate(programs):
         outcomes = [run(prog, binding) for binding in BINDINGS]
         known: dict[str, bool] = {}  # target -> no unknown went into it, however indirectly
+        unchecked: dict[str, set[int]] = {}  # target -> bindings where the gradual rule bites
         for s, (target, expr) in enumerate(prog.statements):
             inputs = _names(expr, prog)
             known[target] = " // " not in expr and all(
                 known[n] and _exact(types.get((p, prog.targets.index(n)), "?")) for n in inputs
             )
+            unchecked[target] = set().union(*(unchecked[n] for n in inputs))
+            if not known[target]:
+                unchecked[target] |= _symbolic_ones(types.get((p, s), "?"))
             found, seen = _problems_of_statement(
                 f"p{p} {target} = {expr}",
                 types.get((p, s), "?"),
                 errors.get((p, s), []),
                 [o[s] for o in outcomes],
                 known[target],
+                unchecked[target],
             )
             problems += found
             counts.update(seen)
