@@ -17,13 +17,14 @@ from . import errorcodes
 from ._args import CallContext
 from ._operator_errors import past_operator_trial
 from ._rules import rules
-from ._tensortypes import Shape, any_dim, dim_size, render_dim, render_tensor
+from ._tensortypes import Shape, any_dim, dim_expr, dim_size, render_dim, render_tensor
 
 __all__ = [
     "StaticBroadcastError",
     "broadcast",
     "dropped_dims_hint",
     "is_symbolic_dim",
+    "never_broadcast_text",
     "report_broadcast_failure",
 ]
 
@@ -62,6 +63,7 @@ def _bcast(a: tuple[Type, ...], b: tuple[Type, ...]) -> tuple[Type, ...]:
                 unknown=any_dim(),
                 is_symbolic=is_symbolic_dim,
                 render_dim=render_dim,
+                expr_of=dim_expr,
             )
         )
     except rules.BroadcastError as err:
@@ -135,12 +137,23 @@ def report_broadcast_failure(
     if symbolic:
         symbol = a if is_symbolic_dim(err.left) else b  # type: ignore[arg-type]
         message += f"; the symbolic dim {symbol} broadcasts only with {symbol}, 1 and Any"
+    message += never_broadcast_text(err)
     code = errorcodes.SYMBOLIC if symbolic else errorcodes.SHAPE
     with past_operator_trial(ctx):
         ctx.api.fail(message, anchor, code=code)
         hint = dropped_dims_hint(operands)
         if hint is not None:
             ctx.api.msg.note(hint, anchor, code=code)
+
+
+def never_broadcast_text(err: rules.BroadcastError) -> str:
+    """The note for a failure that involves a symbolic dim but is not ``symbolic``: the rule
+    proved that the two dims never broadcast (``2 * B`` and ``2 * B + 1``)."""
+    if isinstance(err, rules.SymbolicBroadcastError):
+        return ""
+    if is_symbolic_dim(err.left) or is_symbolic_dim(err.right):  # type: ignore[arg-type]
+        return "; they differ, and neither is 1, for every size of the symbols"
+    return ""
 
 
 def dropped_dims_hint(operands: tuple[Expression | None, Expression | None]) -> str | None:

@@ -13,7 +13,7 @@ from mypy.types import Type
 
 from . import errorcodes
 from ._args import CallContext, find_arg, literal_value
-from ._broadcasting import StaticBroadcastError, broadcast, is_symbolic_dim
+from ._broadcasting import StaticBroadcastError, broadcast, is_symbolic_dim, never_broadcast_text
 from ._dtypes import elementwise_result_dtype
 from ._operator_errors import past_operator_trial
 from ._rules import rules
@@ -22,6 +22,7 @@ from ._tensortypes import (
     TensorView,
     any_dim,
     as_tensor,
+    dim_expr,
     dim_size,
     make_tensor,
     render_dim,
@@ -85,6 +86,7 @@ def matmul_type(ctx: CallContext, left: TensorView, right: TensorView, anchor: C
             unknown=any_dim(),
             is_symbolic=is_symbolic_dim,
             render_dim=render_dim,
+            expr_of=dim_expr,
         )
     except rules.MatmulShapeError as err:
         with past_operator_trial(ctx):
@@ -106,7 +108,7 @@ def matmul_type(ctx: CallContext, left: TensorView, right: TensorView, anchor: C
                 f"matmul batch dims cannot broadcast: dim {dims[0]} with dim {dims[1]}: "
                 f"{render_tensor(left.dtype, left.shape.items)} @ "
                 f"{render_tensor(right.dtype, right.shape.items)}; the dims before the last two "
-                "must broadcast as in elementwise operations",
+                f"must broadcast as in elementwise operations{never_broadcast_text(bad)}",
                 anchor,
                 code=errorcodes.SYMBOLIC if symbolic else errorcodes.SHAPE,
             )
@@ -144,6 +146,7 @@ def einsum_hook(ctx: FunctionContext) -> Type:
             unknown=any_dim(),
             is_symbolic=is_symbolic_dim,
             render_dim=render_dim,
+            expr_of=dim_expr,
         )
     except rules.EinsumSubscriptsError as err:
         ctx.api.fail(str(err), spelled.anchor(ctx), code=errorcodes.SHAPE)

@@ -454,7 +454,7 @@ def join_hook(kind: str) -> Hook:
         kw = _dim_kwargs(ctx)
         anchor = arg.anchor(ctx) if arg.given else ctx.context
         if kind == "stack":
-            kw = _without(kw, "unknown", "expr_of", "make_expr")
+            kw = _without(kw, "unknown", "make_expr")
             dims = _apply(ctx, anchor, rules.stack_shape, shapes, axis, render_dim=render_dim, **kw)
             if counted or dims is _FAILED:
                 return _result(ctx, views[0], dims, dtype)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Union
@@ -232,6 +233,10 @@ def _enable_always_true_name(options: Options) -> None:
             target.always_true = [*target.always_true, name]
 
 
+#: modules whose functions never declare typedtensor's expression dims (no hook: mypy asks for
+#: one at every call)
+_NO_DIM_MODULES = ("builtins.", "typing.", "typing_extensions.", "numpy.", "collections.")
+
 #: Python scalar classes whose ``==``/``!=`` with a Tensor is the Tensor's elementwise comparison
 _SCALAR_CLASSES = ("builtins.int", "builtins.float", "builtins.complex", "builtins.bool")
 
@@ -288,25 +293,31 @@ class TypedTensorPlugin(Plugin):
         self, fullname: str
     ) -> Callable[[MethodSigContext], FunctionLike] | None:
         """Every Tensor method: ``AnyTensor`` parameters retyped so that a generic argument
-        keeps its symbols; ``argmax``/``argmin`` with a tuple axis: one precise error."""
+        keeps its symbols; ``argmax``/``argmin`` with a tuple axis: one precise error. The
+        program's own methods: their expression dims after substitution (``_generic_calls``)."""
         answers = self._signature_answers
         if fullname in answers:
             return answers[fullname]
         cls, _, method = fullname.rpartition(".")
-        if cls.startswith("builtins."):
+        if cls.startswith(_NO_DIM_MODULES):
             answers[fullname] = None
             return None
         if cls != names.TENSOR:  # a subclass of Tensor? (not kept: classes can change)
-            return _signature_hook(method in _SINGLE_AXIS) if self._inherits(cls, method) else None
+            if self._inherits(cls, method):
+                return _signature_hook(method in _SINGLE_AXIS)
+            return _expression_signature_hook  # the program's own methods
         hook = answers[fullname] = _signature_hook(method in _SINGLE_AXIS)
         return hook
 
     def get_function_signature_hook(
         self, fullname: str
     ) -> Callable[[FunctionSigContext], FunctionLike] | None:
-        """Every typedtensor function, as for the methods."""
+        """Every typedtensor function, as for the methods; the program's own functions: their
+        expression dims after the TypeVars are substituted (``_generic_calls``)."""
         if not fullname.startswith(names.PKG_PREFIX):
-            return None
+            if fullname.startswith(_NO_DIM_MODULES):
+                return None  # the standard library and numpy declare no expression dims
+            return _expression_signature_hook
         module, _, fn = fullname.rpartition(".")
         return _signature_hook(module == names.REDUCTIONS_MODULE and fn in _SINGLE_AXIS)
 
@@ -370,3 +381,18 @@ def _signature_hook(single_axis: bool) -> SignatureHook:
     from ._signatures import signature_hook
 
     return signature_hook(single_axis)
+
+
+def _expression_signature_hook(ctx: Any) -> FunctionLike:
+    """``_generic_calls.expression_signature_hook``, imported on first use; mypy's own
+    signature if it raises."""
+    from ._generic_calls import expression_signature_hook
+
+    try:
+        sig: FunctionLike = expression_signature_hook(ctx)
+        return sig
+    except Exception:
+        if os.environ.get("TYPEDTENSOR_MYPY_DEBUG"):
+            raise
+        default: FunctionLike = ctx.default_signature
+        return default  # never crash mypy

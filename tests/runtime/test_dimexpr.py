@@ -108,6 +108,25 @@ def test_substituting_every_symbol_gives_the_constant(tree: Node, env: dict[str,
     assert expr.substitute(lambda s: env[str(s.key)]).constant == as_int(tree, env)
 
 
+@settings(max_examples=300, deadline=None)
+@given(quotient=trees(), den=trees(), num=trees(), env=ENVS)
+def test_exact_division_of_polynomials(
+    quotient: Node, den: Node, num: Node, env: dict[str, int]
+) -> None:
+    """A product divided by a factor gives the other factor back; any answer ``q`` of
+    ``divide_exactly`` has ``q * den == num`` (the division is an identity)."""
+    q, d, n = as_expr(quotient, env), as_expr(den, env), as_expr(num, env)
+    assume(d.terms)
+    assert (q * d).divide_exactly(d) in (q, None)  # None only where exact atoms cancelled
+    if not any(isinstance(a, FloorDivAtom) and a.exact for a in q.atoms() | d.atoms()):
+        assert (q * d).divide_exactly(d) == q
+    answer = n.divide_exactly(d)
+    if answer is not None:
+        assert answer * d == n
+        if d.evaluate(env) != 0:
+            assert (n // d).evaluate(env) == n.evaluate(env) // d.evaluate(env)
+
+
 B, N, D, H, T = (DimExpr.symbol(n) for n in NAMES)
 
 

@@ -64,6 +64,22 @@ CASES = [
     "tt.concatenate([a, c]) * tt.concatenate([a, a])",
     "x @ tt.zeros((x.shape[1], 3))",
     "x.T @ tt.zeros((x.shape[1], 3))",
+    # provably different (a shape error, raises for every binding) or not provable (symbolic)
+    "tt.concatenate([a, a]) + tt.concatenate([a, a, tt.zeros((1, 10))])",
+    "a + tt.concatenate([a, tt.zeros((1, 10))])",
+    "tt.concatenate([a, a]) + tt.zeros((3, 10))",
+    "x @ tt.zeros((x.shape[1] + 1, 3))",
+    "tt.zeros((x.shape[0] * 2, 2, 2)) @ tt.zeros((x.shape[0] * 2 + 1, 2, 2))",
+    "tt.einsum('ij,ij->i', tt.concatenate([a, a]), tt.concatenate([a, a, tt.zeros((1, 10))]))",
+    "tt.einsum('ij,ij->i', a, tt.concatenate([a, tt.zeros((1, 10))]))",
+    "tt.einsum('ii->i', tt.zeros((x.shape[0], x.shape[0] + 1)))",
+    "tt.stack([a, tt.concatenate([a, a])])",
+    "tt.stack([a, c])",
+    # a -1 over a sum dim: the count divides by the polynomial B + N (the dims fuzz's find),
+    # so the -1 is D and the matmul's inner dims D and D agree
+    "tt.concatenate([x, tt.zeros((c.shape[0], x.shape[1]))]).reshape("
+    "-1, x.shape[0] + c.shape[0]).T @ tt.zeros((x.shape[1], 2))",
+    "tt.concatenate([a, c]).reshape(2, -1, a.shape[0] + c.shape[0])",
 ]
 
 

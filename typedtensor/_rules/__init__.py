@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from .axes import normalize_axes, reduce_shape
 from .broadcast import broadcast_shapes, reduce_to_shape
-from .dimexpr import DimExpr, FloorDivAtom, Relation, Symbol, relation
+from .dimexpr import DimExpr, FloorDivAtom, Relation, Symbol, never_divides, relation
 from .dtypes import (
     DTYPE_NAMES,
     BinaryRule,
@@ -113,6 +113,7 @@ __all__ = [
     "Relation",
     "Symbol",
     "relation",
+    "never_divides",
     "DuplicateAxisError",
     "DTypeArgumentError",
     "ELLIPSIS",

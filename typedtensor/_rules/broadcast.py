@@ -5,11 +5,35 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
+from .dimexpr import DimExpr, Relation, relation
 from .errors import BroadcastError, ReduceToShapeError, SymbolicBroadcastError
 
-__all__ = ["broadcast_shapes", "reduce_to_shape"]
+__all__ = ["broadcast_shapes", "never_broadcast", "never_equal", "reduce_to_shape"]
 
 D = TypeVar("D")
+ExprOf = Callable[[D], "DimExpr | None"]
+_ONE = DimExpr.const(1)
+
+
+def never_equal(a: D, b: D, expr_of: ExprOf[D] | None) -> bool:
+    """Whether dims ``a`` and ``b`` differ for every size >= 1 of their symbols (``B + 1``
+    and ``B``, ``2 * B`` and ``3``), as dim expressions read by ``expr_of``; ``False``
+    without ``expr_of``, for an unknown dim, and where it cannot be proved."""
+    if expr_of is None:
+        return False
+    ea, eb = expr_of(a), expr_of(b)
+    return ea is not None and eb is not None and relation(ea, eb) is Relation.DIFFERENT
+
+
+def never_broadcast(a: D, b: D, expr_of: ExprOf[D] | None) -> bool:
+    """Whether ``a`` and ``b`` fail to broadcast for every size >= 1 of their symbols: they
+    never agree and neither is ever 1 (``2 * B`` and ``2 * B + 1``; not ``B`` and ``B + 1``,
+    which broadcast for ``B = 1``)."""
+    if expr_of is None or not never_equal(a, b, expr_of):
+        return False
+    ea, eb = expr_of(a), expr_of(b)
+    assert ea is not None and eb is not None  # never_equal read both
+    return relation(ea, _ONE) is Relation.DIFFERENT and relation(eb, _ONE) is Relation.DIFFERENT
 
 
 def _int_size(d: object) -> int | None:
@@ -57,6 +81,7 @@ def broadcast_shapes(
     render: Callable[[Sequence[D]], str] | None = None,
     is_symbolic: Callable[[D], bool] = _never_symbolic,
     render_dim: Callable[[D], str] | None = None,
+    expr_of: ExprOf[D] | None = None,
 ) -> tuple[D, ...]:
     """numpy broadcasting over dim items, sound for symbolic dims.
 
@@ -67,7 +92,9 @@ def broadcast_shapes(
     - two known sizes: equal, or one is 1 (it yields to the other); else ``BroadcastError``;
     - a symbolic dim broadcasts with itself, with a known 1 (the symbol is the result) and with
       an unknown dim (the symbol is the result); against a known size other than 1 or a
-      different symbol it is a ``SymbolicBroadcastError`` (it would fail for most sizes);
+      different symbol it is a ``SymbolicBroadcastError`` (it would fail for most sizes),
+      unless the two provably never broadcast (``never_broadcast`` over the dim expressions
+      ``expr_of`` reads: ``2 * B`` against ``2 * B + 1`` or ``3``): a ``BroadcastError``;
     - an unknown dim is gradual: against a known size ``n != 1`` the result is ``n`` (the
       unknown dim must be 1 or ``n`` at run time), against 1 it stays unknown, two unknown dims
       give ``unknown``.
@@ -104,6 +131,14 @@ def broadcast_shapes(
                 for d, size in ((a, sa), (b, sb))
             ]
             where = f"at position {position}: shapes {show(result_src)} and {show(shape)}"
+            if (ya or yb) and never_broadcast(a, b, expr_of):
+                raise BroadcastError(
+                    position,
+                    a,
+                    b,
+                    f"cannot broadcast dim {texts[0]} with dim {texts[1]} {where}; they differ, "
+                    "and neither is 1, for every size of the symbols",
+                )
             if ya or yb:
                 symbol = texts[0] if ya else texts[1]
                 raise SymbolicBroadcastError(

@@ -24,7 +24,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from enum import Enum
 from math import gcd
-from typing import TypeVar, Union
+from typing import Union
+
+from .dimexpr_text import expr_text, floordiv_text
 
 __all__ = [
     "Atom",
@@ -33,8 +35,6 @@ __all__ = [
     "Relation",
     "Symbol",
     "cancel_common",
-    "expr_maker",
-    "expr_reader",
     "never_divides",
     "product",
     "relation",
@@ -86,10 +86,9 @@ class FloorDivAtom:
         return (1, self.num.sort_key(), self.den.sort_key())
 
     def __repr__(self) -> str:
-        return f"{self.num._text(True)} // {self.den._text(True)}"
+        return floordiv_text(self.num, self.den)
 
 
-D = TypeVar("D")
 Atom = Union[Symbol, FloorDivAtom]
 #: a product of atoms, sorted, with repetition (``B * B``)
 Monomial = tuple[Atom, ...]
@@ -108,6 +107,37 @@ def _remove(mono: Monomial, part: Monomial) -> Monomial | None:
             return None
         rest.remove(atom)
     return tuple(rest)
+
+
+def _leading(terms: Mapping[Monomial, int]) -> Monomial:
+    """The leading monomial in a graded order (degree, then atoms): the product of leading
+    monomials is the leading monomial of a product, which makes long division work."""
+    return max(terms, key=lambda m: (len(m), _mono_key(m)))
+
+
+def _divide_polynomials(num: Mapping[Monomial, int], den: Mapping[Monomial, int]) -> DimExpr | None:
+    """``num / den`` by long division as integer polynomials in the atoms, ``None`` unless it
+    leaves no remainder: each step divides the leading terms (an exact division of one
+    polynomial by another always goes through this way)."""
+    dlead = _leading(den)
+    dcoef = den[dlead]
+    rest = {m: c for m, c in num.items() if c}
+    quotient: dict[Monomial, int] = {}
+    for _ in range(4 * len(num) + 8):  # each step removes rest's leading term
+        if not rest:
+            return DimExpr(quotient)
+        lead = _leading(rest)
+        qmono = _remove(lead, dlead)
+        if qmono is None or rest[lead] % dcoef:
+            return None
+        qcoef = rest[lead] // dcoef
+        quotient[qmono] = quotient.get(qmono, 0) + qcoef
+        for dmono, c in den.items():
+            mono = tuple(sorted(qmono + dmono, key=lambda a: a.sort_key()))
+            rest[mono] = rest.get(mono, 0) - qcoef * c
+            if not rest[mono]:
+                del rest[mono]
+    return None
 
 
 class DimExpr:
@@ -299,11 +329,13 @@ class DimExpr:
 
     def divide_exactly(self, den: Operand) -> DimExpr | None:
         """The polynomial ``q`` with ``q * den == self`` when the division is exact as
-        polynomials (a monomial denominator, or a constant multiple), else ``None``.
+        polynomials (atoms taken as unknowns), else ``None``.
 
-        >>> B = DimExpr.symbol("B")
+        >>> B, N = DimExpr.symbol("B"), DimExpr.symbol("N")
         >>> str((10 * B).divide_exactly(5)), (3 * B).divide_exactly(2)
         ('2 * B', None)
+        >>> str((N * B + B).divide_exactly(N + 1)), (N * B + 1).divide_exactly(N + 1)
+        ('B', None)
         """
         d = DimExpr.of(den)
         if not d.terms:
@@ -317,19 +349,7 @@ class DimExpr:
                     return None
                 out[rest] = coef // dcoef
             return DimExpr(out)
-        ratio: tuple[int, int] | None = None  # self == k * d for an integer k
-        if set(self.terms) != set(d.terms):
-            return None
-        for mono, coef in self.terms.items():
-            r = (coef, d.terms[mono])
-            if ratio is None:
-                ratio = r
-            elif ratio[0] * r[1] != ratio[1] * r[0]:
-                return None
-        assert ratio is not None
-        if ratio[0] % ratio[1]:
-            return None
-        return DimExpr.const(ratio[0] // ratio[1])
+        return _divide_polynomials(self.terms, d.terms)
 
     def _cancel_exact(self) -> DimExpr:
         """``(p // q) * q * X -> p * X`` for exact atoms whose denominator divides the rest of
@@ -355,33 +375,10 @@ class DimExpr:
 
     # -------------------------------------------------------------------------- printing
     def __str__(self) -> str:
-        return self._text(False)
+        return expr_text(self)
 
     def __repr__(self) -> str:
-        return f"DimExpr({self._text(False)!r})"
-
-    def _text(self, operand: bool) -> str:
-        """Python arithmetic: ``2 * B + N - 1``, ``D // 8``, ``2 * (D // 8)``; as an
-        ``operand`` of ``*`` or ``//`` parenthesised unless one atom or a constant >= 0."""
-        terms = self.sorted_terms()
-        if not terms:
-            return "0"
-        parts: list[str] = []
-        for mono, coef in terms:
-            magnitude = abs(coef)
-            alone = len(mono) == 1 and magnitude == 1
-            factors = [
-                a.name if isinstance(a, Symbol) else repr(a) if alone else f"({a!r})" for a in mono
-            ]
-            body = " * ".join(([str(magnitude)] if magnitude != 1 or not mono else []) + factors)
-            if not parts:
-                parts.append(("-" if coef < 0 else "") + body)
-            else:
-                parts.append(f"{'-' if coef < 0 else '+'} {body}")
-        text = " ".join(parts)
-        ((mono0, coef0),) = terms[:1]
-        simple = len(terms) == 1 and coef0 >= 0 and (not mono0 or (coef0 == 1 and len(mono0) == 1))
-        return f"({text})" if operand and not simple else text
+        return f"DimExpr({expr_text(self)!r})"
 
 
 class Relation(Enum):
@@ -465,37 +462,6 @@ def cancel_common(num: DimExpr, den: DimExpr) -> tuple[DimExpr, DimExpr]:
         DimExpr({cut(m): c // g for m, c in num.terms.items()}),
         DimExpr({cut(dmono): dcoef // g}),
     )
-
-
-def expr_reader(
-    size_of: Callable[[D], int | None],
-    is_symbolic: Callable[[D], bool],
-    name: Callable[[D], str] = str,
-) -> Callable[[D], DimExpr | None]:
-    """``expr_of`` for a rule caller whose dims are sizes, symbols and unknowns (no
-    expressions): a size is a constant, a symbol a ``DimExpr.symbol`` keyed by the dim."""
-
-    def read(d: D) -> DimExpr | None:
-        n = size_of(d)
-        if n is not None:
-            return DimExpr.const(n)
-        return DimExpr.symbol(d, name(d)) if is_symbolic(d) else None
-
-    return read
-
-
-def expr_maker(make_dim: Callable[[int], D], unknown: D | None) -> Callable[[DimExpr], D]:
-    """``make_expr`` for the same callers: a constant by ``make_dim``, one symbol as its key,
-    any other expression ``unknown``."""
-
-    def make(e: DimExpr) -> D:
-        c = e.constant
-        if c is not None:
-            return make_dim(c)
-        key = e.single_symbol
-        return key if key is not None else unknown  # type: ignore[return-value]
-
-    return make
 
 
 def never_divides(num: DimExpr, den: DimExpr) -> bool:

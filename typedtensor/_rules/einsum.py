@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from .broadcast import broadcast_shapes
+from .broadcast import ExprOf, broadcast_shapes, never_equal
 from .errors import (
     BroadcastError,
     EinsumSubscriptsError,
@@ -150,12 +150,14 @@ def einsum_shape(
     unknown: D | None = None,
     is_symbolic: Callable[[D], bool] = _never_symbolic,
     render_dim: Callable[[D], str] | None = None,
+    expr_of: ExprOf[D] | None = None,
 ) -> tuple[D, ...]:
     """Result shape of ``np.einsum(subscripts, *operands)`` for operands of ``shapes``.
 
     Raises ``EinsumSubscriptsError`` for subscripts that do not parse or fit the ranks and
-    ``ShapeMismatchError`` (``symbolic`` where a symbolic dim is what does not fit) for dims
-    that a label, a diagonal or the ``...`` cannot join.
+    ``ShapeMismatchError`` (``symbolic`` where a symbolic dim is what does not fit, unless the
+    dim expressions ``expr_of`` reads provably never fit: ``2 * B`` against ``2 * B + 1``) for
+    dims that a label, a diagonal or the ``...`` cannot join.
 
     >>> einsum_shape("bij,bjk->bik", ((8, 2, 3), (8, 3, 4)))
     (8, 2, 4)
@@ -185,8 +187,9 @@ def einsum_shape(
             if label in local:
                 seen, where = local[label]
                 dim = _join(
-                    label, seen, dim, where, here, True, size_of, unknown, is_symbolic, text
-                )
+                    label, seen, dim, where, here, True, size_of, unknown, is_symbolic, text,
+                    expr_of,
+                )  # fmt: skip
                 here = where
             local[label] = (dim, here)
         for label, (dim, here) in local.items():
@@ -195,14 +198,15 @@ def einsum_shape(
                 continue
             label_dims[label] = _join(
                 label, label_dims[label], dim, label_from[label], here, False,
-                size_of, unknown, is_symbolic, text,
+                size_of, unknown, is_symbolic, text, expr_of,
             )  # fmt: skip
     batch: tuple[D, ...] = ()
     if ellipses:
         try:
             batch = broadcast_shapes(
-                *ellipses, size_of=size_of, unknown=unknown, is_symbolic=is_symbolic
-            )
+                *ellipses, size_of=size_of, unknown=unknown, is_symbolic=is_symbolic,
+                expr_of=expr_of,
+            )  # fmt: skip
         except BroadcastError as err:
             raise ShapeMismatchError(
                 f"einsum's '...' dims do not broadcast: {_shapes_text(ellipses, text)}; {err}",
@@ -229,6 +233,7 @@ def _join(
     unknown: D | None,
     is_symbolic: Callable[[D], bool],
     text: Callable[[D], str],
+    expr_of: ExprOf[D] | None,
 ) -> D:
     """The dim of ``label`` seen as ``a`` and then ``b``: broadcast across operands, equal
     within one (a diagonal)."""
@@ -239,6 +244,11 @@ def _join(
         if sa is not None and sb is not None and sa != sb:
             raise ShapeMismatchError(f"{problem}; a label repeated in one term takes equal dims")
         if (ya or yb) and a != b and not (sa is None and not ya) and not (sb is None and not yb):
+            if never_equal(a, b, expr_of):
+                raise ShapeMismatchError(
+                    f"{problem}; they differ for every size of the symbols (the diagonal needs "
+                    "equal dims)"
+                )
             raise ShapeMismatchError(
                 f"{problem}; a symbolic dim equals only itself (the diagonal needs equal dims)",
                 symbolic=True,
@@ -246,12 +256,16 @@ def _join(
         return b if sa is None and not ya else a
     try:
         (joined,) = broadcast_shapes(
-            (a,), (b,), size_of=size_of, unknown=unknown, is_symbolic=is_symbolic
+            (a,), (b,), size_of=size_of, unknown=unknown, is_symbolic=is_symbolic, expr_of=expr_of
         )
     except BroadcastError as err:
         symbolic = isinstance(err, SymbolicBroadcastError)
         how = (
-            "a symbolic dim meets only itself, 1 and Any" if symbolic else "they must be equal or 1"
+            "a symbolic dim meets only itself, 1 and Any"
+            if symbolic
+            else "they differ, and neither is 1, for every size of the symbols"
+            if ya or yb
+            else "they must be equal or 1"
         )
         raise ShapeMismatchError(f"{problem}; {how}", symbolic=symbolic) from None
     return joined

@@ -9,7 +9,8 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Sequence
 
-from .dimexpr import DimExpr, Relation, expr_maker, expr_reader, never_divides, product, relation
+from .dimexpr import DimExpr, Relation, never_divides, product, relation
+from .dimexpr_convert import expr_maker, expr_reader
 from .errors import AxisTypeError, ShapeMismatchError
 from .manipulation import D, _int_size, _never_symbolic, _same, _show, single_axis
 
@@ -155,9 +156,11 @@ def stack_shape(
     is_symbolic: Callable[[D], bool] = _never_symbolic,
     render: Callable[[Sequence[D]], str] | None = None,
     render_dim: Callable[[D], str] | None = None,
+    expr_of: Callable[[D], DimExpr | None] | None = None,
 ) -> tuple[D, ...]:
     """Shape of ``stack(tensors, axis)``: every shape equal, a new dim of size
-    ``len(tensors)`` at ``axis`` (an axis of the RESULT).
+    ``len(tensors)`` at ``axis`` (an axis of the RESULT); dims that differ for every size of
+    their symbols (``expr_of``'s dim expressions) are a plain error, not a symbolic one.
 
     >>> stack_shape([(2, 3), (2, 3)]), stack_shape([(2, 3)] * 4, axis=-1)
     ((2, 2, 3), (2, 3, 4))
@@ -178,7 +181,7 @@ def stack_shape(
         -1,
         size_of,
         is_symbolic,
-        expr_reader(size_of, is_symbolic),
+        expr_of or expr_reader(size_of, is_symbolic),
         lambda k, i, a, b: (
             f"cannot stack tensors of different shapes: dim {k} is {text(a)} "
             f"in tensor 0 of shape {show(shapes[0])} but {text(b)} in tensor {i} of shape "

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from .broadcast import broadcast_shapes
-from .errors import BroadcastError, MatmulShapeError
+from .broadcast import ExprOf, broadcast_shapes, never_equal
+from .errors import BroadcastError, MatmulShapeError, SymbolicBroadcastError
 
 __all__ = ["matmul_shape"]
 
@@ -29,6 +29,7 @@ def matmul_shape(
     render: Callable[[Sequence[D]], str] | None = None,
     is_symbolic: Callable[[D], bool] = _never_symbolic,
     render_dim: Callable[[D], str] | None = None,
+    expr_of: ExprOf[D] | None = None,
 ) -> tuple[D, ...]:
     """Result shape of ``a @ b`` (numpy's ``matmul``).
 
@@ -37,8 +38,9 @@ def matmul_shape(
     ``broadcast_shapes`` (symbolic dims as there). The inner dims (``a[-1]`` and ``b[-2]``)
     must be equal: two known sizes that differ, a symbolic dim (``is_symbolic``) against a
     known size or another symbol raise ``MatmulShapeError`` naming both; an unknown dim
-    (``Any``) matches anything (numpy checks it at run time). A rank-0 operand raises
-    ``MatmulShapeError``.
+    (``Any``) matches anything (numpy checks it at run time). The error is ``symbolic`` unless
+    the dims provably differ for every size (``never_equal`` over ``expr_of``'s dim
+    expressions: ``B + 1`` against ``B``). A rank-0 operand raises ``MatmulShapeError``.
 
     >>> matmul_shape((8, 2, 3), (3, 4))
     (8, 2, 4)
@@ -66,12 +68,14 @@ def matmul_shape(
         (ya or yb) and (sa is not None or sb is not None or (ya and yb and inner_a != inner_b))
     ):
         where_b = "second-to-last" if len(b) >= 2 else "only"
+        different = (ya or yb) and never_equal(inner_a, inner_b, expr_of)
         raise MatmulShapeError(
             f"matmul inner dims differ: the left operand's last dim is {text(inner_a)} but "
             f"the right operand's {where_b} dim is {text(inner_b)}",
             shapes,
-            "they must be equal (transpose an operand?)",
-            symbolic=ya or yb,
+            "they must be equal (transpose an operand?)"
+            + ("; they differ for every size of the symbols" if different else ""),
+            symbolic=(ya or yb) and not different,  # provably different: a shape error
         )
     try:
         batch = broadcast_shapes(
@@ -81,16 +85,26 @@ def matmul_shape(
             unknown=unknown,
             is_symbolic=is_symbolic,
             render_dim=render_dim,
+            expr_of=expr_of,
         )
     except BroadcastError as err:
         left: D = err.left  # type: ignore[assignment]
         right: D = err.right  # type: ignore[assignment]
+        symbolic = isinstance(err, SymbolicBroadcastError)
         raise MatmulShapeError(
             f"matmul batch dims cannot broadcast: dim {text(left)} with dim {text(right)}",
             shapes,
-            "the dims before the last two must broadcast as in elementwise operations",
-            symbolic=is_symbolic(left) or is_symbolic(right),
+            "the dims before the last two must broadcast as in elementwise operations"
+            + ("" if symbolic else _never_text(left, right, is_symbolic)),
+            symbolic=symbolic,
         ) from None
     rows = (a[-2],) if len(a) >= 2 else ()
     cols = (b[-1],) if len(b) >= 2 else ()
     return (*batch, *rows, *cols)
+
+
+def _never_text(left: D, right: D, is_symbolic: Callable[[D], bool]) -> str:
+    """The note for two batch dims, one symbolic, that provably never broadcast."""
+    if is_symbolic(left) or is_symbolic(right):
+        return "; these differ, and neither is 1, for every size of the symbols"
+    return ""

@@ -16,16 +16,8 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from .axes import _as_axis_int, normalize_axes
-from .dimexpr import (
-    DimExpr,
-    Relation,
-    cancel_common,
-    expr_maker,
-    expr_reader,
-    never_divides,
-    product,
-    relation,
-)
+from .dimexpr import DimExpr, Relation, cancel_common, never_divides, product, relation
+from .dimexpr_convert import expr_maker, expr_reader
 from .errors import AxisRangeError, AxisTypeError, PermutationError, ShapeMismatchError
 
 __all__ = [
