@@ -11,6 +11,7 @@ from typing import Any, Literal
 import numpy as np
 from typing_extensions import TypeVar, TypeVarTuple, Unpack
 
+from ._results import EighResult, QRResult, SlogdetResult, SVDResult
 from ._rules import linalg_ext as rules_linalg
 from ._tensor import AnyTensor, Tensor, wrap
 
@@ -91,7 +92,7 @@ def eigh(
     """Eigenvalues (ascending, real) and eigenvectors (the columns) of each Hermitian matrix:
     (8, 3, 3) -> ((8, 3), (8, 3, 3)); float32 stays float32, complex64 values are float32."""
     result = np.linalg.eigh(_square("eigh", x), UPLO=UPLO)
-    return wrap(result.eigenvalues), wrap(result.eigenvectors)
+    return EighResult(wrap(result.eigenvalues), wrap(result.eigenvectors))
 
 
 def eig(
@@ -125,7 +126,7 @@ def svd(x: Tensor[Any, Unpack[tuple[Any, ...]]], full_matrices: bool = True) -> 
     if data.ndim < 2:
         raise np.linalg.LinAlgError(f"svd needs rank >= 2, got rank {data.ndim}")
     result = np.linalg.svd(data, full_matrices=full_matrices)
-    return wrap(result.U), wrap(result.S), wrap(result.Vh)
+    return SVDResult(wrap(result.U), wrap(result.S), wrap(result.Vh))
 
 
 def qr(
@@ -140,7 +141,7 @@ def qr(
     if mode not in ("reduced", "complete"):
         raise ValueError(f"qr mode must be 'reduced' or 'complete', got {mode!r}")
     result = np.linalg.qr(data, mode=mode)
-    return wrap(result.Q), wrap(result.R)
+    return QRResult(wrap(result.Q), wrap(result.R))
 
 
 def _plain(x: object, name: str) -> Any:
@@ -187,7 +188,7 @@ def slogdet(
 ) -> tuple[Tensor[Any, Unpack[Batch]], Tensor[Any, Unpack[Batch]]]:
     """The sign and the log of the absolute determinant of each matrix: (8, 3, 3) -> (8,), (8,)."""
     result = np.linalg.slogdet(_square("slogdet", x))
-    return wrap(result.sign), wrap(result.logabsdet)
+    return SlogdetResult(wrap(result.sign), wrap(result.logabsdet))
 
 
 def pinv(x: Tensor[Any, Unpack[tuple[Any, ...]]], /, *, rtol: float | None = None) -> AnyTensor:
