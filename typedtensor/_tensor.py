@@ -23,6 +23,7 @@ from ._dask import is_dask_array as _is_dask_array
 from ._dims import DIM_EXPRESSIONS, annotation_expr
 from ._dtypes import _CLASS_OF_NUMPY_DTYPE, DType, as_dtype_class, dtype_class_of
 from ._errors import ShapeError
+from ._inplace import inplace_operator as _inplace_operator
 from ._tensor_reductions import ReductionMethods
 from ._ufuncs import apply_ufunc as _apply_ufunc
 
@@ -318,6 +319,21 @@ class Tensor(TensorBase, ReductionMethods, Generic[DT, Unpack[Shape]]):
     __rlshift__ = _binary_operator(np.left_shift, reflected=True)
     __rshift__ = _binary_operator(np.right_shift)
     __rrshift__ = _binary_operator(np.right_shift, reflected=True)
+
+    # ------------------------------- in-place: x's buffer, shape and dtype kept (_inplace)
+    __iadd__ = _inplace_operator(np.add, "+=", TensorBase)
+    __isub__ = _inplace_operator(np.subtract, "-=", TensorBase)
+    __imul__ = _inplace_operator(np.multiply, "*=", TensorBase)
+    __itruediv__ = _inplace_operator(np.true_divide, "/=", TensorBase)
+    __ifloordiv__ = _inplace_operator(np.floor_divide, "//=", TensorBase)
+    __imod__ = _inplace_operator(np.remainder, "%=", TensorBase)
+    __ipow__ = _inplace_operator(np.power, "**=", TensorBase)
+    __iand__ = _inplace_operator(np.bitwise_and, "&=", TensorBase)
+    __ior__ = _inplace_operator(np.bitwise_or, "|=", TensorBase)
+    __ixor__ = _inplace_operator(np.bitwise_xor, "^=", TensorBase)
+    __ilshift__ = _inplace_operator(np.left_shift, "<<=", TensorBase)
+    __irshift__ = _inplace_operator(np.right_shift, ">>=", TensorBase)
+    __imatmul__ = _inplace_operator(np.matmul, "@=", TensorBase)
 
     # -------------------------------------------------------------- shape manipulation
     @property
