@@ -151,3 +151,21 @@ def test_inspection_dtypes_are_the_standards() -> None:
         "uint32",
         "uint64",
     }
+
+
+def test_sorting_is_stable_by_default() -> None:
+    ties = tt.asarray(np.zeros(17, np.uint8))  # numpy's default quicksort reorders these
+    assert tt.argsort(ties).numpy().tolist() == list(range(17))
+    values = np.array([2, 1, 2, 1, 0] * 5)
+    np.testing.assert_array_equal(
+        tt.argsort(tt.asarray(values)).numpy(), np.argsort(values, kind="stable")
+    )
+    np.testing.assert_array_equal(  # descending: largest first, ties in their order
+        tt.argsort(tt.asarray(values), descending=True).numpy(),
+        np.argsort(-values, kind="stable"),
+    )
+    signed_zeros = tt.asarray(np.array([0.0, -0.0, 0.0, -0.0]))
+    assert np.signbit(tt.sort(signed_zeros).numpy()).tolist() == [False, True, False, True]
+    unstable = tt.argsort(ties, stable=False)  # numpy's default kind: any order of the ties
+    assert sorted(unstable.numpy().tolist()) == list(range(17))
+    assert tt.argsort(ties, kind="quicksort").shape == (17,)
