@@ -294,7 +294,9 @@ def diff(
 # ------------------------------------------------------------------------------- sets
 def unique_values(x: AnyTensor, /) -> Tensor[Any, Any]:
     """The distinct values, sorted, as a 1-D tensor: (8, 10) -> (k,), k data-dependent."""
-    return wrap(np.unique_values(_data(x, "unique_values")))
+    # np.unique_values does not sort (numpy >= 2.3 hashes integers): sorted as documented, the
+    # order of unique_all/unique_counts/unique_inverse's values; each NaN distinct
+    return wrap(np.unique(_data(x, "unique_values"), equal_nan=False))
 
 
 def unique_counts(x: AnyTensor, /) -> tuple[Tensor[Any, Any], Tensor[Any, Any]]:

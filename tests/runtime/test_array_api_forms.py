@@ -169,3 +169,11 @@ def test_sorting_is_stable_by_default() -> None:
     unstable = tt.argsort(ties, stable=False)  # numpy's default kind: any order of the ties
     assert sorted(unstable.numpy().tolist()) == list(range(17))
     assert tt.argsort(ties, kind="quicksort").shape == (17,)
+
+
+def test_unique_values_are_sorted() -> None:
+    values = np.array([3, 0, 1, 0, -2], np.int8)  # numpy's unique_values hashes: any order
+    got = tt.unique_values(tt.asarray(values))
+    assert got.numpy().tolist() == [-2, 0, 1, 3] and got.dtype is tt.int8
+    with_nans = tt.unique_values(tt.asarray(np.array([3.0, np.nan, 0.0, np.nan])))
+    assert with_nans.numpy()[:2].tolist() == [0.0, 3.0] and np.isnan(with_nans.numpy()[2:]).all()
