@@ -85,10 +85,10 @@ def _literal_typevars() -> str:
 
 
 _CONSTRUCTORS = {  # name -> (parameters before dtype, after dtype), as the runtime spells them
-    "zeros": ("", ""),
-    "ones": ("", ""),
-    "empty": ("", ""),
-    "full": (", fill_value: Any", ""),
+    "zeros": ("", ", *, device: Any = None"),
+    "ones": ("", ", *, device: Any = None"),
+    "empty": ("", ", *, device: Any = None"),
+    "full": (", fill_value: Any", ", *, device: Any = None"),
     "random": ("", ", seed: int | None = None"),
 }
 
@@ -110,9 +110,15 @@ def render_constructors() -> dict[str, str]:
             for dtype, result in (("dtype: None = None", default), ("dtype: type[DT]", "DT")):
                 params = f"shape: {shape}{before}, {dtype}{after}"
                 out[name] = out.get(name, "") + _ov("", name, params, tensor(result, dims))
+    # arange(n): n values; the dtype keyword-only (the standard's) or second (the length form)
+    length = "start: _N0, /, stop: None = None, step: Literal[1] = 1, *"
     out["arange"] = "".join(
-        _ov("", "arange", f"n: _N0, {dtype}", tensor(result, ["_N0"]))
-        for dtype, result in (("dtype: None = None", "int64"), ("dtype: type[DT]", "DT"))
+        _ov("", "arange", f"{params}, device: Any = None", tensor(result, ["_N0"]))
+        for params, result in (
+            (f"{length}, dtype: None = None", "int64"),
+            (f"{length}, dtype: type[DT]", "DT"),
+            ("start: _N0, /, stop: type[DT], *", "DT"),
+        )
     )
     return out
 

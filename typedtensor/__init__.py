@@ -8,6 +8,9 @@ types. Backends are imported on first use: ``import typedtensor`` does not impor
 
 from __future__ import annotations
 
+# the standard's fft extension (issue #33): tt.fft.fft, tt.fft.rfftn, tt.fft.fftfreq...
+from . import fft
+
 # numpy operations beyond the reductions (issue #33): matrices, rearranging, searching, sorting
 from ._backend import get_backend, set_backend, use_backend
 from ._creation import arange, asarray, empty, full, ones, random, tensor, zeros
@@ -253,6 +256,7 @@ __all__ = [
     "newaxis",
     "bool",
     "linalg",
+    "fft",
     "dot",
     "outer",
     "corrcoef",

@@ -109,3 +109,9 @@ def _broadcast_check(left: tuple[int, ...], right: tuple[int, ...], reflected: b
     if len(_BROADCASTING_PAIRS) >= 4096:
         _BROADCASTING_PAIRS.clear()
     _BROADCASTING_PAIRS.add((left, right))
+
+
+def _check_device(device: object) -> None:
+    """The standard's ``device=``: ``None`` or ``"cpu"``, typedtensor's only device."""
+    if device not in (None, "cpu"):
+        raise ValueError(f"typedtensor tensors live on the 'cpu' device, got device={device!r}")

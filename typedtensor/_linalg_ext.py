@@ -12,6 +12,7 @@ import numpy as np
 from typing_extensions import TypeVar, TypeVarTuple, Unpack
 
 from ._dtypes import DType
+from ._results import EighResult, QRResult, SlogdetResult, SVDResult
 from ._rules import linalg_ext as rules_linalg
 from ._rules.errors import RuleError
 from ._tensor import AnyTensor, Tensor, wrap
@@ -96,7 +97,7 @@ def eigh(
     """Eigenvalues (ascending, real) and eigenvectors (the columns) of each Hermitian matrix:
     (8, 3, 3) -> ((8, 3), (8, 3, 3)); float32 stays float32, complex64 values are float32."""
     result = np.linalg.eigh(_square("eigh", x), UPLO=UPLO)
-    return wrap(result.eigenvalues), wrap(result.eigenvectors)
+    return EighResult(wrap(result.eigenvalues), wrap(result.eigenvectors))
 
 
 def eig(
@@ -133,7 +134,7 @@ def svd(
     if not compute_uv:
         return wrap(np.linalg.svd(data, full_matrices=full_matrices, compute_uv=False))
     result = np.linalg.svd(data, full_matrices=full_matrices)
-    return wrap(result.U), wrap(result.S), wrap(result.Vh)
+    return SVDResult(wrap(result.U), wrap(result.S), wrap(result.Vh))
 
 
 def qr(
@@ -150,7 +151,7 @@ def qr(
     if mode == "r":
         return wrap(np.linalg.qr(data, mode="r"))
     result = np.linalg.qr(data, mode=mode)
-    return wrap(result.Q), wrap(result.R)
+    return QRResult(wrap(result.Q), wrap(result.R))
 
 
 def _plain(x: object, name: str) -> Any:
@@ -197,7 +198,7 @@ def slogdet(
 ) -> tuple[Tensor[Any, Unpack[Batch]], Tensor[Any, Unpack[Batch]]]:
     """The sign and the log of the absolute determinant of each matrix: (8, 3, 3) -> (8,), (8,)."""
     result = np.linalg.slogdet(_square("slogdet", x))
-    return wrap(result.sign), wrap(result.logabsdet)
+    return SlogdetResult(wrap(result.sign), wrap(result.logabsdet))
 
 
 def pinv(x: Tensor[Any, Unpack[tuple[Any, ...]]], /, *, rtol: float | None = None) -> AnyTensor:

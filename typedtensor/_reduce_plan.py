@@ -25,6 +25,7 @@ from ._backend import get_backend
 from ._backend._numpy import moment_in_named_dtype
 from ._backend._routing import Run, min_numba_bytes, runner
 from ._dtypes import BY_NAME, dtype_class_of
+from ._reduce_warnings import with_numpy_warnings
 
 __all__ = ["PLANS", "SMALL_PLANS", "clear_plans", "reduce_array", "small_plan_key"]
 
@@ -134,7 +135,7 @@ def _plan(
         run = _with_mode(run, spec.norm_mode)
     if 0 in a.shape:  # whether zero elements may be reduced depends on p: checked per call
         run = _checking_nonempty(run, name, a.shape, axes)
-    return run
+    return with_numpy_warnings(run, name, a.shape, axes)  # numpy's RuntimeWarnings
 
 
 def _numpy_steps_differ(name: str, dtype: np.dtype[Any], named: np.dtype[Any]) -> bool:

@@ -11,8 +11,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ._arguments import _check_device
 from ._creation import _np_dtype
 from ._dtypes import BY_NAME, DType, as_dtype_class, float64
+from ._results import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
 from ._tensor import AnyTensor, Tensor, wrap
 
 __all__ = [
@@ -56,7 +58,7 @@ def eye(
     n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None, device: Any = None
 ) -> Tensor[Any, Any, Any]:
     """Ones on diagonal ``k``: ``eye(3)`` -> (3, 3) float64, ``eye(2, 4, k=1)`` -> (2, 4)."""
-    _cpu(device)
+    _check_device(device)
     return wrap(np.eye(n_rows, n_cols, k=k, dtype=_np_dtype(dtype, float64)))
 
 
@@ -72,7 +74,7 @@ def linspace(
 ) -> Tensor[Any, Any]:
     """``num`` evenly spaced values from ``start`` to ``stop``: ``linspace(0, 1, 5)`` -> (5,)
     float64 (complex128 for complex bounds)."""
-    _cpu(device)
+    _check_device(device)
     np_dtype = None if dtype is None else as_dtype_class(dtype).numpy_dtype
     return wrap(np.linspace(start, stop, num, endpoint=endpoint, dtype=np_dtype))
 
@@ -89,7 +91,7 @@ def meshgrid(*arrays: Tensor[Any, Any], indexing: str = "xy") -> list[AnyTensor]
 
 
 def _like(name: str, fill: Any, x: object, dtype: Any, device: Any) -> AnyTensor:
-    _cpu(device)
+    _check_device(device)
     data = _data(x, name)
     return wrap(np.full(data.shape, fill, dtype=_dtype_or(dtype, data)))
 
@@ -106,7 +108,7 @@ def ones_like(x: AnyTensor, /, *, dtype: Any = None, device: Any = None) -> AnyT
 
 def empty_like(x: AnyTensor, /, *, dtype: Any = None, device: Any = None) -> AnyTensor:
     """An uninitialised tensor of ``x``'s shape and dtype (or ``dtype``): (8, 3) -> (8, 3)."""
-    _cpu(device)
+    _check_device(device)
     data = _data(x, "empty_like")
     return wrap(np.empty(data.shape, dtype=_dtype_or(dtype, data)))
 
@@ -120,13 +122,8 @@ def full_like(
 
 def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> AnyTensor:
     """A Tensor from any DLPack producer (a Tensor, an ndarray...), as ``np.from_dlpack``."""
-    _cpu(device)
+    _check_device(device)
     return wrap(np.from_dlpack(x, copy=copy))
-
-
-def _cpu(device: Any) -> None:
-    if device not in (None, "cpu"):
-        raise ValueError(f"typedtensor tensors live on the 'cpu' device, got device={device!r}")
 
 
 # ---------------------------------------------------------------------- data type functions
@@ -241,8 +238,13 @@ class _Info:
         }
 
     def dtypes(self, *, device: Any = None, kind: Any = None) -> dict[str, type[DType]]:
-        """Every dtype (of ``kind``), by name."""
-        return {n: c for n, c in BY_NAME.items() if kind is None or isdtype(c, kind)}
+        """The standard's dtypes (of ``kind``), by name: every dtype but ``float16``, which
+        typedtensor has beyond the standard (as numpy's own namespace info leaves it out)."""
+        return {
+            n: c
+            for n, c in BY_NAME.items()
+            if n != "float16" and (kind is None or isdtype(c, kind))
+        }
 
 
 def __array_namespace_info__() -> _Info:  # noqa: N807 - the standard's name
@@ -292,20 +294,22 @@ def diff(
 # ------------------------------------------------------------------------------- sets
 def unique_values(x: AnyTensor, /) -> Tensor[Any, Any]:
     """The distinct values, sorted, as a 1-D tensor: (8, 10) -> (k,), k data-dependent."""
-    return wrap(np.unique_values(_data(x, "unique_values")))
+    # np.unique_values does not sort (numpy >= 2.3 hashes integers): sorted as documented, the
+    # order of unique_all/unique_counts/unique_inverse's values; each NaN distinct
+    return wrap(np.unique(_data(x, "unique_values"), equal_nan=False))
 
 
 def unique_counts(x: AnyTensor, /) -> tuple[Tensor[Any, Any], Tensor[Any, Any]]:
     """The distinct values and how often each occurs: two (k,) tensors (counts int64)."""
     r = np.unique_counts(_data(x, "unique_counts"))
-    return wrap(r.values), wrap(r.counts)
+    return UniqueCountsResult(wrap(r.values), wrap(r.counts))
 
 
 def unique_inverse(x: AnyTensor, /) -> tuple[Tensor[Any, Any], AnyTensor]:
     """The distinct values (k,) and, for each element of ``x``, the index of its value
     (``x``'s shape, int64)."""
     r = np.unique_inverse(_data(x, "unique_inverse"))
-    return wrap(r.values), wrap(r.inverse_indices)
+    return UniqueInverseResult(wrap(r.values), wrap(r.inverse_indices))
 
 
 def unique_all(
@@ -313,4 +317,4 @@ def unique_all(
 ) -> tuple[Tensor[Any, Any], Tensor[Any, Any], AnyTensor, Tensor[Any, Any]]:
     """Values, first indices, inverse indices and counts (numpy's ``unique_all``)."""
     r = np.unique_all(_data(x, "unique_all"))
-    return wrap(r.values), wrap(r.indices), wrap(r.inverse_indices), wrap(r.counts)
+    return UniqueAllResult(wrap(r.values), wrap(r.indices), wrap(r.inverse_indices), wrap(r.counts))

@@ -13,6 +13,7 @@ from typing_extensions import TypeVar, TypeVarTuple, Unpack
 
 from ._arguments import _axes as _axes
 from ._arguments import _broadcast_check as _broadcast_check
+from ._arguments import _check_device as _check_device
 from ._arguments import _correction as _correction
 from ._arguments import _norm_params as _norm_params
 from ._arguments import _raise_rule_error as _raise_rule_error
@@ -22,6 +23,7 @@ from ._dask import is_dask_array as _is_dask_array
 from ._dims import DIM_EXPRESSIONS, annotation_expr
 from ._dtypes import _CLASS_OF_NUMPY_DTYPE, DType, as_dtype_class, dtype_class_of
 from ._errors import ShapeError
+from ._inplace import inplace_operator as _inplace_operator
 from ._tensor_reductions import ReductionMethods
 from ._ufuncs import apply_ufunc as _apply_ufunc
 
@@ -172,9 +174,18 @@ class Tensor(TensorBase, ReductionMethods, Generic[DT, Unpack[Shape]]):
             raise ValueError(f"typedtensor tensors live on the 'cpu' device, got {device!r}")
         return self
 
-    def __dlpack__(self, **kwargs: Any) -> Any:
+    def __dlpack__(
+        self,
+        *,
+        stream: Any = None,
+        max_version: tuple[int, int] | None = None,
+        dl_device: Any = None,
+        copy: bool | None = None,
+    ) -> Any:
         """The DLPack capsule of the elements (numpy's), for ``from_dlpack`` consumers."""
-        return self._data.__dlpack__(**kwargs)
+        return self._data.__dlpack__(
+            stream=stream, max_version=max_version, dl_device=dl_device, copy=copy
+        )
 
     def __dlpack_device__(self) -> tuple[Any, int]:
         """The DLPack device: CPU."""
@@ -235,9 +246,15 @@ class Tensor(TensorBase, ReductionMethods, Generic[DT, Unpack[Shape]]):
         body = np.array2string(self._data, separator=", ", prefix="Tensor[...](")
         return f"Tensor[{head}]({body})"
 
-    def astype(self, dtype: type[DType] | Any) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
-        """A copy converted to ``dtype``: ``x.astype(tt.float32)`` keeps the shape."""
+    def astype(
+        self, dtype: type[DType] | Any, *, copy: bool = True, device: Any = None
+    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        """A copy converted to ``dtype``: ``x.astype(tt.float32)`` keeps the shape;
+        ``copy=False`` returns ``self`` when it has that dtype already (the standard's)."""
+        _check_device(device)
         cls = as_dtype_class(dtype)
+        if not copy and self._data.dtype == cls.numpy_dtype:
+            return self
         return Tensor(self._data.astype(cls.numpy_dtype))
 
     def assert_shape(self, *dims: object) -> Tensor[DT, Unpack[tuple[Any, ...]]]:
@@ -302,6 +319,21 @@ class Tensor(TensorBase, ReductionMethods, Generic[DT, Unpack[Shape]]):
     __rlshift__ = _binary_operator(np.left_shift, reflected=True)
     __rshift__ = _binary_operator(np.right_shift)
     __rrshift__ = _binary_operator(np.right_shift, reflected=True)
+
+    # ------------------------------- in-place: x's buffer, shape and dtype kept (_inplace)
+    __iadd__ = _inplace_operator(np.add, "+=", TensorBase)
+    __isub__ = _inplace_operator(np.subtract, "-=", TensorBase)
+    __imul__ = _inplace_operator(np.multiply, "*=", TensorBase)
+    __itruediv__ = _inplace_operator(np.true_divide, "/=", TensorBase)
+    __ifloordiv__ = _inplace_operator(np.floor_divide, "//=", TensorBase)
+    __imod__ = _inplace_operator(np.remainder, "%=", TensorBase)
+    __ipow__ = _inplace_operator(np.power, "**=", TensorBase)
+    __iand__ = _inplace_operator(np.bitwise_and, "&=", TensorBase)
+    __ior__ = _inplace_operator(np.bitwise_or, "|=", TensorBase)
+    __ixor__ = _inplace_operator(np.bitwise_xor, "^=", TensorBase)
+    __ilshift__ = _inplace_operator(np.left_shift, "<<=", TensorBase)
+    __irshift__ = _inplace_operator(np.right_shift, ">>=", TensorBase)
+    __imatmul__ = _inplace_operator(np.matmul, "@=", TensorBase)
 
     # -------------------------------------------------------------- shape manipulation
     @property

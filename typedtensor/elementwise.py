@@ -141,12 +141,19 @@ def where(condition: Operand, x: Operand, y: Operand) -> AnyTensor:
 
 
 @overload
-def astype(x: Tensor[Any, Unpack[Shape]], dtype: type[DT]) -> Tensor[DT, Unpack[Shape]]: ...
+def astype(
+    x: Tensor[Any, Unpack[Shape]], dtype: type[DT], *, copy: bool = True, device: Any = None
+) -> Tensor[DT, Unpack[Shape]]: ...
 @overload
-def astype(x: Tensor[Any, Unpack[Shape]], dtype: object) -> Tensor[Any, Unpack[Shape]]: ...
-def astype(x: Tensor[Any, Unpack[Shape]], dtype: object) -> Tensor[Any, Unpack[Shape]]:
+def astype(
+    x: Tensor[Any, Unpack[Shape]], dtype: object, *, copy: bool = True, device: Any = None
+) -> Tensor[Any, Unpack[Shape]]: ...
+def astype(
+    x: Tensor[Any, Unpack[Shape]], dtype: object, *, copy: bool = True, device: Any = None
+) -> Tensor[Any, Unpack[Shape]]:
     """A copy of ``x`` converted to ``dtype`` (numpy's unsafe cast), shape kept:
-    ``astype(x, tt.float64)``: (8, 10) of int32 -> (8, 10) of float64."""
+    ``astype(x, tt.float64)``: (8, 10) of int32 -> (8, 10) of float64; ``copy=False``
+    returns ``x`` itself when it has that dtype already."""
     if not isinstance(x, Tensor):
         raise TypeError(f"astype takes a Tensor, got {type(x).__name__}")
-    return x.astype(dtype)  # type: ignore[return-value, unused-ignore]
+    return x.astype(dtype, copy=copy, device=device)  # type: ignore[return-value, unused-ignore]

@@ -183,12 +183,22 @@ def _shape_items(shape: object, name: str) -> tuple[int, ...]:
         raise TypeError(f"{name} shape must be an int or a tuple of ints, got {shape!r}") from None
 
 
-def reshape(x: _Tensor[DT], shape: ShapeArg) -> _Tensor[DT]:
+def reshape(x: _Tensor[DT], shape: ShapeArg, *, copy: bool | None = None) -> _Tensor[DT]:
     """Same elements, new shape; one entry may be -1 (inferred): ``reshape((8, 3, 4), (8,
-    -1)) -> (8, 12)``. The element count must not change."""
+    -1)) -> (8, 12)``. The element count must not change. ``copy=True`` copies, ``False``
+    never copies (a ValueError where a view cannot be made), ``None`` copies where needed."""
     data = _array(x, "reshape")
-    target = _shape_items(shape, "reshape")
-    return wrap(_reshaped(data, _validated(rules.reshape_shape, data.shape, target)))
+    target = _validated(rules.reshape_shape, data.shape, _shape_items(shape, "reshape"))
+    if copy is False and type(data) is np.ndarray:
+        try:
+            return wrap(np.reshape(data, target, copy=False))
+        except ValueError:
+            raise ValueError(
+                f"reshape(copy=False): a {data.shape} tensor with these strides cannot be "
+                f"viewed as {target}; pass copy=None to copy where needed"
+            ) from None
+    result = _reshaped(data, target)
+    return wrap(result.copy() if copy else result)
 
 
 def _reshaped(data: npt.NDArray[Any], shape: Any) -> Any:

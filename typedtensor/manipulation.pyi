@@ -346,7 +346,7 @@ def concatenate(tensors: Sequence[AnyTensor], axis: int | None = 0) -> AnyTensor
     """Join along an existing axis: ``concatenate([(2, 3), (4, 3)]) -> (6, 3)``; every other"""
 def moveaxis(x: _Tensor[DT], source: int | Sequence[int], destination: int | Sequence[int]) -> _Tensor[DT]:
     """Move dims to new positions, the others keeping their order: ``moveaxis((8, 3, 4), 0,"""
-def reshape(x: _Tensor[DT], shape: ShapeArg) -> _Tensor[DT]:
+def reshape(x: _Tensor[DT], shape: ShapeArg, *, copy: bool | None = None) -> _Tensor[DT]:
     """Same elements, new shape; one entry may be -1 (inferred): ``reshape((8, 3, 4), (8,"""
 def reshape_method(x: AnyTensor, shape: tuple[Any, ...]) -> AnyTensor:
     """``x.reshape(2, 3)`` and ``x.reshape((2, 3))``."""

@@ -45,10 +45,11 @@ def roll(
     data = _tensor_data(x, "roll")
     if axis is None:
         return wrap(np.roll(data, shift))
-    axes = _axes(axis, data.ndim)
-    if isinstance(axis, int) and not isinstance(axis, bool):
-        return wrap(np.roll(data, shift, axis=axes[0]))
-    return wrap(np.roll(data, shift, axis=axes))
+    if isinstance(axis, (tuple, list)):
+        # each axis in its place, paired with its shift (numpy also sums the shifts of a repeat)
+        axes = tuple(_axes(a, data.ndim, single=True)[0] for a in axis)
+        return wrap(np.roll(data, shift, axis=axes))
+    return wrap(np.roll(data, shift, axis=_axes(axis, data.ndim, single=True)[0]))
 
 
 def repeat(

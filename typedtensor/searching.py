@@ -64,9 +64,12 @@ def searchsorted(
     return wrap(np.searchsorted(d1, d2, side=side, sorter=order))
 
 
-def take_along_axis(x: Tensor[Any, Unpack[tuple[Any, ...]]], indices: Any, axis: int) -> AnyTensor:
+def take_along_axis(
+    x: Tensor[Any, Unpack[tuple[Any, ...]]], indices: Any, axis: int = -1
+) -> AnyTensor:
     """Values of ``x`` at ``indices`` along ``axis`` (numpy's ``take_along_axis``): x (8, 10),
-    indices (8, 3) of ints, axis=1 -> (8, 3), x's dtype; the other dims broadcast."""
+    indices (8, 3) of ints, axis=1 -> (8, 3), x's dtype; the other dims broadcast. ``axis``
+    defaults to the last (the standard's)."""
     data = _tensor_data(x, "take_along_axis")
     idx = indices._data if isinstance(indices, Tensor) else np.asarray(indices)
     if idx.dtype.kind not in "iu":

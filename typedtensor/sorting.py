@@ -1,6 +1,7 @@
 """Sorting (numpy's names and semantics): ``sort`` and ``argsort`` along an axis (``kind``:
-``"quicksort"``, ``"mergesort"``, ``"heapsort"``, ``"stable"``; ``stable=True`` as the Array
-API standard's), ``descending`` as the standard's. The shape and dtype are kept (``argsort``:
+``"quicksort"``, ``"mergesort"``, ``"heapsort"``, ``"stable"``; ``stable=`` as the Array API
+standard's, stable by default as the standard's: without ``kind=`` ties keep their order),
+``descending`` as the standard's. The shape and dtype are kept (``argsort``:
 int64); ``axis`` is one int (sort a flattened tensor with ``x.reshape(-1)``)."""
 
 from __future__ import annotations
@@ -52,8 +53,7 @@ def sort(
     (8, 10); NaN sorts last, as numpy's. ``descending=True`` reverses the order (stable
     ties keep their order, as the standard's)."""
     data = _prepare("sort", x, axis, kind, stable)
-    if stable:
-        kind = "stable"
+    kind = _kind(kind, stable)
     if descending:
         idx = _descending_indices(data, axis, kind)
         return wrap(np.take_along_axis(data, idx, axis=axis))
@@ -71,11 +71,18 @@ def argsort(
     """The indices that sort ``x`` along ``axis`` (default the last): (8, 10) -> (8, 10) of
     int64. ``descending=True``: largest first, equal values in their original order."""
     data = _prepare("argsort", x, axis, kind, stable)
-    if stable:
-        kind = "stable"
+    kind = _kind(kind, stable)
     if descending:
         return wrap(_descending_indices(data, axis, kind))
     return wrap(np.argsort(data, axis=axis, kind=kind))
+
+
+def _kind(kind: Kind | None, stable: bool | None) -> Kind | None:
+    """numpy's ``kind`` for the call: the given one, else stable unless ``stable=False`` (the
+    standard's default; a stable order is also a valid unstable one)."""
+    if kind is not None:
+        return kind
+    return None if stable is False else "stable"
 
 
 def _descending_indices(data: Any, axis: int, kind: Any) -> Any:

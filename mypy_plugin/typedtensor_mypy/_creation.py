@@ -8,6 +8,7 @@ rejects a TypeVar used as a value, a size typed by a dim declares it:
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 from mypy.nodes import (
     ARG_POS,
@@ -22,9 +23,11 @@ from mypy.nodes import (
 from mypy.plugin import FunctionContext, MethodContext
 from mypy.types import (
     AnyType,
+    CallableType,
     Instance,
     TupleType,
     Type,
+    TypeType,
     TypeVarLikeType,
     TypeVarType,
     get_proper_type,
@@ -103,15 +106,38 @@ def shape_constructor_hook(fn: str) -> Callable[[FunctionContext], Type]:
 
 def arange_hook(ctx: FunctionContext) -> Type:
     """``tt.arange(5)`` is ``Tensor[int64, Literal[5]]``, ``tt.arange(x.shape[0])`` is
-    ``Tensor[int64, B]``."""
+    ``Tensor[int64, B]``, ``tt.arange(1, 7, 2)`` is ``Tensor[int64, Literal[3]]`` (literal
+    ints); other bounds or steps give an unknown dim."""
     default = as_tensor(ctx.default_return_type)
-    n_type = find_arg(ctx, "n", 0).type
-    n = literal_value(n_type)
-    if default is not None and n_type is not None and is_symbolic_dim(n_type):
-        return make_tensor(default.info, default.dtype, Shape((n_type,)))  # tt.arange(x.shape[0])
-    if default is None or not isinstance(n, int) or isinstance(n, bool) or n < 0:
+    start = find_arg(ctx, "start", 0)
+    stop, step = find_arg(ctx, "stop", 1), find_arg(ctx, "step", 2)
+    if default is None or start.opaque or stop.opaque or step.opaque:
         return ctx.default_return_type
-    return make_tensor(default.info, default.dtype, Shape((literal_dim(ctx.api, n),)))
+    if not step.given and (not stop.given or _is_class_object(stop.type)):  # arange(n[, dtype])
+        if start.type is not None and is_symbolic_dim(start.type):
+            return make_tensor(default.info, default.dtype, Shape((start.type,)))
+        bounds: tuple[object, ...] = (0, literal_value(start.type), 1)
+    else:
+        bounds = (
+            literal_value(start.type),
+            literal_value(stop.type) if stop.given else None,
+            literal_value(step.type) if step.given else 1,
+        )
+        if bounds[1] is None:  # arange(n, step=2): from 0 to n
+            bounds = (0, bounds[0], bounds[2])
+    if not all(isinstance(b, int) and not isinstance(b, bool) for b in bounds):
+        return ctx.default_return_type
+    first, end, by = cast("tuple[int, int, int]", bounds)
+    if by == 0:
+        return ctx.default_return_type  # numpy raises ZeroDivisionError at run time
+    length = max(0, -((first - end) // by))  # ceil((end - first) / by)
+    return make_tensor(default.info, default.dtype, Shape((literal_dim(ctx.api, length),)))
+
+
+def _is_class_object(t: Type | None) -> bool:
+    """A class passed as a value (``tt.float32`` as ``arange``'s second argument)."""
+    p = get_proper_type(t) if t is not None else None
+    return isinstance(p, TypeType) or (isinstance(p, CallableType) and p.is_type_obj())
 
 
 def tensor_hook(ctx: FunctionContext) -> Type:

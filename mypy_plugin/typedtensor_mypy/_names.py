@@ -93,6 +93,23 @@ BINARY_DUNDERS: Final = {
     "__ne__": ("compare", False),
 }
 
+#: in-place operator dunders of Tensor -> the operator's symbol
+INPLACE_DUNDERS: Final = {
+    "__iadd__": "+=",
+    "__isub__": "-=",
+    "__imul__": "*=",
+    "__itruediv__": "/=",
+    "__ifloordiv__": "//=",
+    "__imod__": "%=",
+    "__ipow__": "**=",
+    "__iand__": "&=",
+    "__ior__": "|=",
+    "__ixor__": "^=",
+    "__ilshift__": "<<=",
+    "__irshift__": ">>=",
+    "__imatmul__": "@=",
+}
+
 #: creation functions whose first argument is a shape
 SHAPE_CONSTRUCTORS: Final = ("zeros", "ones", "empty", "full", "random")
 

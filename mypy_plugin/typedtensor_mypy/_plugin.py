@@ -75,6 +75,8 @@ def _method_table() -> dict[str, Entry]:
         table[dunder] = _Deferred("_interop", "operator_hook", kind, reflected)
     for dunder, reflected in names.BITWISE_DUNDERS.items():
         table[dunder] = _Deferred("_interop", "bitwise_hook", dunder, reflected)
+    for dunder, symbol in names.INPLACE_DUNDERS.items():  # x += y: x's type, or an error
+        table[dunder] = _Deferred("_inplace", "inplace_hook", symbol)
     table["__invert__"] = _Deferred("_logic", "invert_hook")
     table["__matmul__"] = _Deferred("_linalg", "matmul_method_hook", False)
     table["__rmatmul__"] = _Deferred("_linalg", "matmul_method_hook", True)

@@ -98,7 +98,7 @@ def test_manipulation_sets_utility() -> None:
     _same(tt.diff(x, n=2, prepend=tt.zeros((3, 1))), np.diff(M, n=2, prepend=np.zeros((3, 1))))
     data = np.array([[3, 1, 3], [2, 1, 1]])
     t = tt.asarray(data)
-    _same(tt.unique_values(t), np.unique_values(data))
+    _same(tt.unique_values(t), np.unique(data))  # sorted (np.unique_values need not be)
     _same(tt.unique_counts(t), tuple(np.unique_counts(data)))
     _same(tt.unique_inverse(t), tuple(np.unique_inverse(data)))
     _same(tt.unique_all(t), tuple(np.unique_all(data)))

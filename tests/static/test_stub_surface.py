@@ -85,7 +85,8 @@ def _is_overload(node: ast.AST) -> bool:
 
 def _stub_params(node: ast.FunctionDef) -> list[tuple[str, str, bool]]:
     a = node.args
-    out = [(p.arg, "POSITIONAL_OR_KEYWORD", False) for p in a.args]
+    out = [(p.arg, "POSITIONAL_ONLY", False) for p in a.posonlyargs]
+    out += [(p.arg, "POSITIONAL_OR_KEYWORD", False) for p in a.args]
     for i in range(len(a.defaults)):
         name, kind, _ = out[len(out) - 1 - i]
         out[len(out) - 1 - i] = (name, kind, True)

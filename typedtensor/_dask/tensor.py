@@ -33,6 +33,7 @@ from dask.base import compute, persist
 from typing_extensions import Unpack
 
 from .. import _rules as rules
+from .._arguments import _check_device
 from .._dtypes import as_dtype_class, dtype_class_of
 from .._reduce_plan import reduce_array
 from .._tensor import AnyTensor, Tensor, _broadcast_check, _raise_rule_error
@@ -154,9 +155,14 @@ class DaskTensor(Tensor[Any, Unpack[tuple[Any, ...]]]):
         return _rebuild_lazy, (rebuild, args)
 
     # ------------------------------------------------------- operations that differ
-    def astype(self, dtype: Any) -> AnyTensor:
-        """A lazy conversion to ``dtype`` (numpy's unsafe cast), shape kept."""
-        return from_dask_array(self.dask_array.astype(as_dtype_class(dtype).numpy_dtype))
+    def astype(self, dtype: Any, *, copy: bool = True, device: Any = None) -> AnyTensor:
+        """A lazy conversion to ``dtype`` (numpy's unsafe cast), shape kept (``copy=False``:
+        ``self`` when it has that dtype)."""
+        np_dtype = as_dtype_class(dtype).numpy_dtype
+        _check_device(device)
+        if not copy and self.dask_array.dtype == np_dtype:
+            return self
+        return from_dask_array(self.dask_array.astype(np_dtype))
 
     def __pos__(self) -> AnyTensor:
         return from_dask_array(self.dask_array.copy())

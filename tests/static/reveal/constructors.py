@@ -23,6 +23,9 @@ def literal_shapes(n: int) -> None:
     assert_type(tt.full((2, 3), 7, dtype=tt.int16), Tensor[tt.int16, L[2], L[3]])
     assert_type(tt.arange(5), Tensor[tt.int64, L[5]])
     assert_type(tt.arange(5, tt.float32), Tensor[tt.float32, L[5]])
+    assert_type(tt.arange(5, dtype=tt.float32, device="cpu"), Tensor[tt.float32, L[5]])
+    assert_type(tt.arange(1, 7, 2), Tensor[tt.int64, Any])
+    assert_type(tt.zeros((2, 3), tt.float32, device="cpu"), Tensor[tt.float32, L[2], L[3]])
     assert_type(tt.zeros((64, 128), tt.float16), Tensor[tt.float16, L[64], L[128]])
 
 
