@@ -180,6 +180,10 @@ from .manipulation import (
 )
 from .matrices import corrcoef, cov, diag, tri, tril, triu
 from .rearranging import flip, hstack, pad, repeat, roll, tile, vstack
+
+# order statistics (the runtime registry's first family)
+from .reductions import median, nanmedian
+from .quantiles import nanpercentile, nanquantile, percentile, quantile
 from .reductions import (
     all,
     any,
@@ -390,6 +394,13 @@ __all__ = [
     "concat",
     "concatenate",
     "count_nonzero",
+    # order statistics
+    "median",
+    "nanmedian",
+    "quantile",
+    "percentile",
+    "nanquantile",
+    "nanpercentile",
     "cumprod",
     "cumsum",
     "cumulative_prod",
