@@ -179,11 +179,10 @@ from .manipulation import (
     transpose,
 )
 from .matrices import corrcoef, cov, diag, tri, tril, triu
+from .quantiles import nanpercentile, nanquantile, percentile, quantile
 from .rearranging import flip, hstack, pad, repeat, roll, tile, vstack
 
 # order statistics (the runtime registry's first family)
-from .reductions import median, nanmedian
-from .quantiles import nanpercentile, nanquantile, percentile, quantile
 from .reductions import (
     all,
     any,
@@ -194,11 +193,13 @@ from .reductions import (
     logsumexp,
     max,
     mean,
+    median,
     min,
     nanargmax,
     nanargmin,
     nanmax,
     nanmean,
+    nanmedian,
     nanmin,
     nanprod,
     nanstd,

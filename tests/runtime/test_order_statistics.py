@@ -1,3 +1,4 @@
+# ruff: noqa: B023  (each lambda is called inside the loop iteration that makes it)
 """median/nanmedian/quantile/percentile and their nan forms against numpy, bit for bit, on
 every backend (``backend`` parametrizes numpy and numba), every layout, dtype and rank, with
 numpy's warnings and errors; the input is never modified."""

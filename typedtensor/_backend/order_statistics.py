@@ -86,8 +86,11 @@ def bind_median(
 ) -> Run | None:
     """The numba runner of median/nanmedian for one layout, or ``None`` (numpy's reference)
     for rank 0, empty inputs and dtypes the kernel does not take (bool, float16, complex)."""
-    if not shape or 0 in shape or dtype.kind not in _KERNEL_KINDS or dtype.itemsize < 4 and (
-        dtype.kind == "f"
+    if (
+        not shape
+        or 0 in shape
+        or dtype.kind not in _KERNEL_KINDS
+        or (dtype.itemsize < 4 and (dtype.kind == "f"))
     ):
         return None
     if not dtype.isnative:
@@ -127,7 +130,7 @@ def _finish_median(lo: Array, hi: Array, count: Array, skip_nan: bool, masked: b
         return np.asarray(np.nanmedian(pairs, axis=-1))
     # np.median: mean(part[middle], axis) over one (odd) or two (even) values
     means = np.mean(np.stack([lo, hi], axis=-1), axis=-1)
-    result = np.where(odd, np.mean(lo[:, None], axis=-1), means)
+    result: Array = np.asarray(np.where(odd, np.mean(lo[:, None], axis=-1), means))
     if skip_nan:
         empty = count == 0
         for _ in range(int(np.count_nonzero(empty))):
@@ -144,7 +147,5 @@ register(
     Operation("quantile", reference_quantile),
     Operation("percentile", reference_quantile, options=(("percent", True),)),
     Operation("nanquantile", reference_quantile, options=(("skip_nan", True),)),
-    Operation(
-        "nanpercentile", reference_quantile, options=(("skip_nan", True), ("percent", True))
-    ),
+    Operation("nanpercentile", reference_quantile, options=(("skip_nan", True), ("percent", True))),
 )

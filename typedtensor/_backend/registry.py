@@ -105,7 +105,9 @@ def bind(
     if run is None:
         op = operation(name)
         if op is None:
-            raise KeyError(f"no operation {name!r} is registered (registered: {sorted(OPERATIONS)})")
+            raise KeyError(
+                f"no operation {name!r} is registered (registered: {sorted(OPERATIONS)})"
+            )
         run = None
         if backend == "numba" and op.bind_numba is not None:
             run = op.bind_numba(shape, strides, dtype, axes, keepdims)

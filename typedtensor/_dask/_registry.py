@@ -30,5 +30,7 @@ def registry_one_chunk(
 
     if keepdims:
         chunks = tuple((1,) if i in axes else c for i, c in enumerate(arr.chunks))
-        return da.map_blocks(block, arr, chunks=chunks, dtype=dtype)
-    return da.map_blocks(block, arr, drop_axis=list(axes), dtype=dtype)
+        result: da.Array = da.map_blocks(block, arr, chunks=chunks, dtype=dtype)
+    else:
+        result = da.map_blocks(block, arr, drop_axis=list(axes), dtype=dtype)
+    return result
