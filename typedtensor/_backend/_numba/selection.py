@@ -98,54 +98,84 @@ def _pair_by_copy(row: Any, skip_nan: bool, buf: Any) -> tuple[Any, Any, int]:
 
 
 @njit(inline="always")
-def _pair(row: Any, skip_nan: bool, buf: Any, sample: Any) -> tuple[Any, Any, int]:
-    """``(lo, hi, count)`` of one row (see ``_pair_by_copy``), through a sampled band."""
-    n = row.shape[0]
-    if n <= _DIRECT_MAX:
-        return _pair_by_copy(row, skip_nan, buf)
+def _sample_band(src: Any, n: int, rank: int, count: int, sample: Any) -> tuple[bool, Any, Any]:
+    """``(ok, lower, upper)``: bounds around rank ``rank`` of the ``count`` non-NaN values of
+    ``src[:n]`` from a sorted sample of its NaN-free values (``ok`` false: too few)."""
     size = sample.shape[0]
     s = 0
     for i in range(size):
-        v = row[(i * n) // size]
+        v = src[(i * n) // size]
         if v == v:
             sample[s] = v
             s += 1
-        elif not skip_nan:
-            return v, v, -1
-    if s < 64:
-        return _pair_by_copy(row, skip_nan, buf)
+    if s < 256:
+        return False, src[0], src[0]
     sample[:s].sort()
     margin = int(3.0 * np.sqrt(s)) + 8
-    centre = (s - 1) // 2
+    centre = (rank * (s - 1)) // max(count - 1, 1)
     ilo = centre - margin
     ihi = centre + 1 + margin
-    has_lo = ilo >= 0
-    has_hi = ihi < s
-    blo = sample[ilo if has_lo else 0]
-    bhi = sample[ihi if has_hi else s - 1]
+    if ilo < 0 or ihi >= s:
+        return False, src[0], src[0]
+    return True, sample[ilo], sample[ihi]
+
+
+@njit(inline="always")
+def _band_pass(src: Any, n: int, lower: Any, upper: Any, buf: Any) -> tuple[int, int, int]:
+    """``(below, nans, kept)``: copy the values of ``src[:n]`` within [lower, upper] to the
+    front of ``buf`` (``src`` may be ``buf``: a value moves only forward), counting the values
+    below and the NaNs; branch-free (the comparisons of random data defeat prediction)."""
     below = 0
     nans = 0
     c = 0
     for j in range(n):
-        v = row[j]
-        if v != v:
-            if not skip_nan:
-                return v, v, -1
-            nans += 1
-        elif has_lo and v < blo:
-            below += 1
-        elif not (has_hi and v > bhi):
-            buf[c] = v
-            c += 1
+        v = src[j]
+        nans += np.intp(v != v)
+        below += np.intp(v < lower)
+        buf[c] = v
+        c += np.intp((v >= lower) & (v <= upper))
+    return below, nans, c
+
+
+@njit(inline="always")
+def _pair(row: Any, skip_nan: bool, buf: Any, sample: Any) -> tuple[Any, Any, int]:
+    """``(lo, hi, count)`` of one row (see ``_pair_by_copy``): bands around the middle, each
+    pass keeping a few percent of the values, then selection in what is left."""
+    n = row.shape[0]
+    if n <= _DIRECT_MAX:
+        return _pair_by_copy(row, skip_nan, buf)
+    ok, lower, upper = _sample_band(row, n, n // 2, n, sample)
+    if not ok:
+        return _pair_by_copy(row, skip_nan, buf)
+    below, nans, c = _band_pass(row, n, lower, upper, buf)
+    if nans and not skip_nan:
+        return row[0] * np.nan, row[0] * np.nan, -1
     m = n - nans
     if m == 0:
         return row[0], row[0], 0
-    k = (m - 1) // 2
     even = m % 2 == 0
+    k = (m - 1) // 2 - below  # rank of the lower middle within buf[:c]
     last = k + 1 if even else k
-    if k < below or last >= below + c:
+    if k < 0 or last >= c:  # the band missed the middle: copy the row
         return _pair_by_copy(row, skip_nan, buf)
-    lo, hi = _middle_of(buf, 0, c, k - below, even)
+    while c > _DIRECT_MAX:  # narrow further, in place
+        ok, lower, upper = _sample_band(buf, c, k, c, sample)
+        if not ok:
+            break
+        # count first: a pass that misses would lose values
+        below2 = 0
+        inside = 0
+        for j in range(c):
+            v = buf[j]
+            below2 += np.intp(v < lower)
+            inside += np.intp((v >= lower) & (v <= upper))
+        if k - below2 < 0 or last - below2 >= inside:
+            break
+        _band_pass(buf, c, lower, upper, buf)
+        k -= below2
+        last -= below2
+        c = inside
+    lo, hi = _middle_of(buf, 0, c, k, even)
     return lo, hi, m
 
 
