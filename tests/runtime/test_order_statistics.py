@@ -108,24 +108,19 @@ def test_quantile_forms_equal_numpy(
     a = _make(shape, dtype, "C", nans=True)
     x = tt.asarray(a)
     pct = np.asarray(q) * 100
+    forms = [
+        (tt.quantile, np.quantile, q),
+        (tt.nanquantile, np.nanquantile, q),
+        (tt.percentile, np.percentile, pct),
+        (tt.nanpercentile, np.nanpercentile, pct),
+    ]
     with use_backend(backend):
         for keep in (False, True):
-            _both(
-                lambda: tt.quantile(x, q, axis, keep, method=method),
-                lambda: np.quantile(a, q, axis, keepdims=keep, method=method),
-            )
-            _both(
-                lambda: tt.nanquantile(x, q, axis, keep, method=method),
-                lambda: np.nanquantile(a, q, axis, keepdims=keep, method=method),
-            )
-            _both(
-                lambda: tt.percentile(x, pct, axis, keep, method=method),
-                lambda: np.percentile(a, pct, axis, keepdims=keep, method=method),
-            )
-            _both(
-                lambda: tt.nanpercentile(x, pct, axis, keep, method=method),
-                lambda: np.nanpercentile(a, pct, axis, keepdims=keep, method=method),
-            )
+            for ours, numpys, qs in forms:
+                _both(
+                    lambda: ours(x, qs, axis, keep, method=method),
+                    lambda: numpys(a, qs, axis, keepdims=keep, method=method),
+                )
 
 
 def test_quantile_of_a_1d_q_tensor_adds_a_leading_dim() -> None:
