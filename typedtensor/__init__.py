@@ -182,7 +182,10 @@ from .manipulation import (
     transpose,
 )
 from .matrices import corrcoef, cov, diag, tri, tril, triu
+from .quantiles import nanpercentile, nanquantile, percentile, quantile
 from .rearranging import flip, hstack, pad, repeat, roll, tile, vstack
+
+# order statistics (the runtime registry's first family)
 from .reductions import (
     all,
     any,
@@ -193,11 +196,13 @@ from .reductions import (
     logsumexp,
     max,
     mean,
+    median,
     min,
     nanargmax,
     nanargmin,
     nanmax,
     nanmean,
+    nanmedian,
     nanmin,
     nanprod,
     nanstd,
@@ -394,6 +399,13 @@ __all__ = [
     "concat",
     "concatenate",
     "count_nonzero",
+    # order statistics
+    "median",
+    "nanmedian",
+    "quantile",
+    "percentile",
+    "nanquantile",
+    "nanpercentile",
     "cumprod",
     "cumsum",
     "cumulative_prod",

@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _rules as rules
-from ._backend import get_backend
+from ._backend import get_backend, registry
 from ._backend._numpy import moment_in_named_dtype
 from ._backend._routing import Run, min_numba_bytes, runner
 from ._dtypes import BY_NAME, dtype_class_of
@@ -126,9 +126,12 @@ def _plan(
     backend = get_backend()
     if backend == "numba" and result_dtype != rule_dtype.numpy_dtype:
         backend = "numpy"  # the kernels accumulate in the rules' dtype only: numpy's loops
-    run = runner(
-        backend, op, a.shape, a.strides, a.itemsize, axes, bool(keepdims), result_dtype, a.dtype
-    )
+    if registry.operation(op) is not None:  # a registered family (order statistics)
+        run = registry.bind(backend, op, a.shape, a.strides, a.dtype, axes, bool(keepdims))
+    else:
+        run = runner(
+            backend, op, a.shape, a.strides, a.itemsize, axes, bool(keepdims), result_dtype, a.dtype
+        )
     if named and _numpy_steps_differ(name, a.dtype, result_dtype):
         run = moment_in_named_dtype(name, axes, bool(keepdims), result_dtype)
     if spec.norm_mode:  # norm_lp_max and friends: the norm with their mode

@@ -298,6 +298,14 @@ class Tensor(
         norm: ClassVar[_NormMethod]
     if MYPY:
         if not TYPEDTENSOR_MYPY_PLUGIN:
+            median = _m.median
+        else:
+            def median(self, axis: Axis = None, keepdims: bool = False, *, out: AnyTensor | None = None) -> AnyTensor:
+                """Median, numpy's (a NaN in a slice gives NaN; ints give float64):"""
+    else:
+        median: ClassVar[_MedianMethod]
+    if MYPY:
+        if not TYPEDTENSOR_MYPY_PLUGIN:
             norm_lp_max = _m.norm_lp_max
         else:
             def norm_lp_max(self, p: float = 2, eps: float = 0.0, axis: Axis = None, keepdims: bool = False, *, out: AnyTensor | None = None) -> AnyTensor:
@@ -3315,6 +3323,17 @@ class _NormMethod:
     @overload
     def __get__(self, obj: None, owner: Any) -> Self: ...
     def __call__(self, x: AnyTensor, /, p: float = 2, axis: Axis = None, keepdims: bool = False, *, eps: float = 0.0, mode: NormMode = "plain", out: AnyTensor | None = None) -> AnyTensor: ...
+
+class _MedianMethod:
+    """``Tensor.median`` for pyright: Median, numpy's (a NaN in a slice gives NaN; ints give float64):"""
+
+    @overload
+    def __get__(self, obj: Tensor[_ReductionDTypes[Any, _R, Any], Unpack[_Sh]], owner: Any) -> _MaxBound[_R, Callable[[Unpack[_Sh]], None]]: ...
+    @overload
+    def __get__(self, obj: Tensor[Any, Unpack[_Sh]], owner: Any) -> _MaxBound[Any, Callable[[Unpack[_Sh]], None]]: ...
+    @overload
+    def __get__(self, obj: None, owner: Any) -> Self: ...
+    def __call__(self, x: AnyTensor, /, axis: Axis = None, keepdims: bool = False, *, out: AnyTensor | None = None) -> AnyTensor: ...
 
 class _NormLpMaxMethod:
     """``Tensor.norm_lp_max`` for pyright: oneDNN ``norm_lp_max``: max(sum|x|^p, eps)^(1/p): ``(8, 64) axis=-1 -> (8,)``."""

@@ -217,6 +217,17 @@ class ReductionMethods:
         """``log(sum(exp(x)))`` computed stably: ``(8, 10).logsumexp(axis=-1) -> (8,)``."""
         return self._reduce("logsumexp", axis, keepdims, out)
 
+    def median(
+        self,
+        axis: Axis = None,
+        keepdims: bool = False,
+        *,
+        out: Tensor[Any, Unpack[tuple[Any, ...]]] | None = None,
+    ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
+        """Median, numpy's (a NaN in a slice gives NaN; ints give float64):
+        ``(8, 3).median(axis=0) -> (3,)``."""
+        return self._reduce("median", axis, keepdims, out)
+
     def norm(
         self,
         p: float = 2,

@@ -45,6 +45,8 @@ __all__ = [
     "nanargmax",
     "nanargmin",
     "count_nonzero",
+    "median",
+    "nanmedian",
 ]
 
 
@@ -415,3 +417,27 @@ def count_nonzero(
     t = _t(x)
     axis = rules.rank0_axis("count_nonzero", axis, t.ndim)  # type: ignore[assignment]
     return t._reduce("count_nonzero", axis, keepdims, out)
+
+
+def median(
+    x: AnyTensor,
+    axis: Axis = None,
+    keepdims: bool = False,
+    *,
+    out: AnyTensor | None = None,
+) -> AnyTensor:
+    """Median as numpy's (a NaN in a slice gives NaN; ints give float64):
+    ``tt.median(x, axis=1)``, (8, 3) -> (8,)."""
+    return _t(x).median(axis, keepdims, out=out)
+
+
+def nanmedian(
+    x: AnyTensor,
+    axis: Axis = None,
+    keepdims: bool = False,
+    *,
+    out: AnyTensor | None = None,
+) -> AnyTensor:
+    """Median of the non-NaNs: ``tt.nanmedian(x, axis=0)``, (8, 3) -> (3,); an all-NaN
+    slice gives NaN and numpy's RuntimeWarning."""
+    return _t(x)._reduce("nanmedian", axis, keepdims, out)

@@ -48,6 +48,8 @@ __all__ = [
     "nanargmax",
     "nanargmin",
     "count_nonzero",
+    "median",
+    "nanmedian",
 ]
 
 #: True only under mypy with the typedtensor_mypy plugin (``options.always_true``).
@@ -1316,6 +1318,18 @@ if not TYPEDTENSOR_MYPY_PLUGIN:
 else:
     def count_nonzero(x: AnyTensor, axis: Axis = None, keepdims: bool = False, *, out: AnyTensor | None = None) -> AnyTensor:
         """Number of nonzero (true) elements: ``tt.count_nonzero(x, axis=(0, 1))``,"""
+
+if not TYPEDTENSOR_MYPY_PLUGIN:
+    median = logsumexp
+elif os.name == "typedtensor-mypy-plugin":
+    def median(x: AnyTensor, axis: Axis = None, keepdims: bool = False, *, out: AnyTensor | None = None) -> AnyTensor:
+        """Median as numpy's (a NaN in a slice gives NaN; ints give float64):"""
+
+if not TYPEDTENSOR_MYPY_PLUGIN:
+    nanmedian = logsumexp
+elif os.name == "typedtensor-mypy-plugin":
+    def nanmedian(x: AnyTensor, axis: Axis = None, keepdims: bool = False, *, out: AnyTensor | None = None) -> AnyTensor:
+        """Median of the non-NaNs: ``tt.nanmedian(x, axis=0)``, (8, 3) -> (3,); an all-NaN"""
 
 if not TYPEDTENSOR_MYPY_PLUGIN:
     @overload

@@ -181,6 +181,7 @@ def test_table_is_complete() -> None:
         "logsumexp", "norm", "norm_lp_max", "norm_lp_sum", "norm_lp_power_p_max",
         "norm_lp_power_p_sum", "l2_normalize", "nansum", "nanprod", "nanmean", "nanmax",
         "nanmin", "nanvar", "nanstd", "nanargmax", "nanargmin", "count_nonzero",
+        "median", "nanmedian",
     }  # fmt: skip
     assert set(rules.REDUCTIONS) == expected
     assert [n for n, s in rules.REDUCTIONS.items() if s.single_axis] == [
@@ -188,7 +189,7 @@ def test_table_is_complete() -> None:
     ]  # fmt: skip
     assert [n for n, s in rules.REDUCTIONS.items() if not s.method] == [
         "nansum", "nanprod", "nanmean", "nanmax", "nanmin", "nanvar", "nanstd", "nanargmax",
-        "nanargmin", "count_nonzero",
+        "nanargmin", "count_nonzero", "nanmedian",
     ]  # fmt: skip
 
 

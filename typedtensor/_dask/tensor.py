@@ -34,10 +34,12 @@ from typing_extensions import Unpack
 
 from .. import _rules as rules
 from .._arguments import _check_device
+from .._backend import registry
 from .._dtypes import as_dtype_class, dtype_class_of
 from .._reduce_plan import reduce_array
 from .._tensor import AnyTensor, Tensor, _broadcast_check, _raise_rule_error
 from . import _serialize, is_dask_array
+from ._registry import registry_one_chunk
 
 __all__ = ["DaskTensor", "from_dask_array"]
 
@@ -209,6 +211,8 @@ class DaskTensor(Tensor[Any, Unpack[tuple[Any, ...]]]):
             params = {**params, "mode": rules.REDUCTIONS[name].norm_mode}
         if name == "l2_normalize":
             result = reductions.l2_normalize_dask(arr, axes, params)
+        elif registry.operation(name) is not None:  # order statistics: one chunk per slice
+            result = registry_one_chunk(arr, name, axes, keep, result_dtype)
         else:
             result = reductions.reduce_dask(arr, name, axes, keep, params, dtype=named)
         if result.dtype != result_dtype:  # the in-memory dtype, whatever the tree produced

@@ -96,6 +96,11 @@ def _table() -> dict[str, ReductionSpec]:
         ),
         ReductionSpec("count_nonzero", s.INDEX, 0, method=False, doc="number of nonzeros"),
     ]
+    # order statistics (the runtime registry's first family: _backend/order_statistics.py)
+    rows += [
+        ReductionSpec("median", s.FLOAT, math.nan, doc="median (a NaN in a slice gives NaN)"),
+        ReductionSpec("nanmedian", s.FLOAT, math.nan, method=False, doc="median of non-NaNs"),
+    ]
     for mode in NORM_MODES[1:]:
         rows.append(
             ReductionSpec(

@@ -1,0 +1,168 @@
+# ruff: noqa: B023  (each lambda is called inside the loop iteration that makes it)
+"""median/nanmedian/quantile/percentile and their nan forms against numpy, bit for bit, on
+every backend (``backend`` parametrizes numpy and numba), every layout, dtype and rank, with
+numpy's warnings and errors; the input is never modified."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+
+import typedtensor as tt
+from typedtensor._backend import use_backend
+
+DTYPES = ["float32", "float64", "float16", "int8", "int16", "int32", "int64", "uint8", "uint64"]
+# (shape, axis) pairs over ranks 0..4, 0-size dims and rows long enough for the sampled band
+CASES: list[tuple[tuple[int, ...], Any]] = [
+    ((), None),
+    ((7,), None),
+    ((7,), 0),
+    ((6000,), -1),
+    ((3, 5001), 1),
+    ((5001, 3), 0),
+    ((4, 700), 1),
+    ((4, 8), 1),
+    ((3, 4), (0, 1)),
+    ((2, 3, 4), (0, 2)),
+    ((2, 3, 4, 5), (1, 3)),
+    ((2, 3, 4, 5), None),
+    ((3, 0), 0),
+    ((0, 3), 0),
+    ((2, 0, 3), (0, 2)),
+]
+#: every dtype C-contiguous, the other layouts on a float and an integer dtype
+DTYPE_LAYOUTS = [(d, "C") for d in DTYPES] + [
+    (d, lay) for d in ("float32", "int32") for lay in ("F", "strided")
+]
+
+
+def _make(shape: tuple[int, ...], dtype: str, layout: str, nans: bool) -> np.ndarray[Any, Any]:
+    rng = np.random.default_rng(abs(hash((shape, dtype, layout))) % 2**32)
+    big = tuple(2 * s if layout == "strided" else s for s in shape)
+    a = np.asarray(rng.standard_normal(big) * 50).astype(dtype)
+    if nans and a.dtype.kind == "f" and a.size:
+        a.reshape(-1)[::5] = np.nan
+        if a.ndim >= 2:
+            a[0] = np.nan  # all-NaN slices
+    if layout == "strided" and a.ndim:
+        a = a[tuple(slice(None, None, 2) for _ in shape)]
+    elif layout == "F":
+        a = np.asfortranarray(a)
+    a.flags.writeable = False  # the input is never modified (writing would raise)
+    return a
+
+
+def _same(got: np.ndarray[Any, Any], want: Any) -> None:
+    want = np.asarray(want)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    assert got.tobytes() == want.tobytes(), (got, want)
+
+
+def _both(fn: Any, ref: Any) -> None:
+    """Same values, dtype, shape, exception class and RuntimeWarning messages as numpy."""
+    with warnings.catch_warnings(record=True) as want_w:
+        warnings.simplefilter("always")
+        try:
+            want = ref()
+        except Exception as err:  # numpy's error: typedtensor raises the same class
+            with pytest.raises(type(err)):
+                fn()
+            return
+    with warnings.catch_warnings(record=True) as got_w:
+        warnings.simplefilter("always")
+        got = fn()
+    _same(got.numpy(), want)
+    runtime = [str(w.message) for w in got_w if issubclass(w.category, RuntimeWarning)]
+    assert runtime == [str(w.message) for w in want_w if issubclass(w.category, RuntimeWarning)]
+
+
+@pytest.mark.parametrize(("dtype", "layout"), DTYPE_LAYOUTS)
+@pytest.mark.parametrize(("shape", "axis"), CASES)
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_median_and_nanmedian_equal_numpy(
+    backend: str, dtype: str, layout: str, shape: tuple[int, ...], axis: Any, keepdims: bool
+) -> None:
+    for nans in (False, True):
+        a = _make(shape, dtype, layout, nans)
+        before = a.copy()
+        x = tt.asarray(a)
+        with use_backend(backend):
+            _both(lambda: x.median(axis, keepdims), lambda: np.median(a, axis, keepdims=keepdims))
+            _both(
+                lambda: tt.nanmedian(x, axis, keepdims),
+                lambda: np.nanmedian(a, axis, keepdims=keepdims),
+            )
+        assert a.tobytes() == before.tobytes()
+
+
+@pytest.mark.parametrize("method", ["linear", "lower", "higher", "nearest", "midpoint", "hazen"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int16", "uint8"])
+@pytest.mark.parametrize(("shape", "axis"), [((7,), None), ((3, 41), 1), ((2, 3, 4), (0, 2))])
+@pytest.mark.parametrize("q", [0.3, [0.0, 0.25, 1.0], 0])
+def test_quantile_forms_equal_numpy(
+    backend: str, method: str, dtype: str, shape: tuple[int, ...], axis: Any, q: Any
+) -> None:
+    a = _make(shape, dtype, "C", nans=True)
+    x = tt.asarray(a)
+    pct = np.asarray(q) * 100
+    forms = [
+        (tt.quantile, np.quantile, q),
+        (tt.nanquantile, np.nanquantile, q),
+        (tt.percentile, np.percentile, pct),
+        (tt.nanpercentile, np.nanpercentile, pct),
+    ]
+    with use_backend(backend):
+        for keep in (False, True):
+            for ours, numpys, qs in forms:
+                _both(
+                    lambda: ours(x, qs, axis, keep, method=method),
+                    lambda: numpys(a, qs, axis, keepdims=keep, method=method),
+                )
+
+
+def test_quantile_of_a_1d_q_tensor_adds_a_leading_dim() -> None:
+    x = tt.asarray(np.arange(24.0).reshape(4, 6))
+    got = tt.quantile(x, tt.asarray(np.array([0.1, 0.5, 0.9])), axis=1)
+    assert got.shape == (3, 4)
+    _same(got.numpy(), np.quantile(x.numpy(), [0.1, 0.5, 0.9], axis=1))
+
+
+@pytest.mark.parametrize(
+    ("call", "error"),
+    [
+        (lambda x: tt.quantile(x, 1.5), ValueError),
+        (lambda x: tt.percentile(x, -1), ValueError),
+        (lambda x: tt.quantile(x, 0.5, method="median"), ValueError),
+        (lambda x: tt.quantile(tt.asarray(np.ones(3, np.complex64)), 0.5), TypeError),
+        (lambda x: x.median(axis=2), IndexError),
+        (lambda x: tt.quantile(x, 0.5, axis=5), IndexError),
+        (lambda x: x.median(axis=0, keepdims=1), TypeError),
+    ],
+)
+def test_errors_are_numpys_classes(call: Any, error: type[Exception]) -> None:
+    with pytest.raises(error):
+        call(tt.asarray(np.ones((2, 3))))
+
+
+def test_dask_median_rechunks_and_equals_numpy() -> None:
+    da = pytest.importorskip("dask.array")
+    import dask
+
+    a = np.random.default_rng(1).standard_normal((6, 5000))
+    a[0, 3] = np.nan
+    a[1] = np.nan
+    with dask.config.set(scheduler="synchronous"):
+        x = tt.asarray(da.from_array(a, chunks=(2, 700)))
+        for axis in (None, 0, 1, (0, 1)):
+            for keep in (False, True):
+                _both(
+                    lambda: x.median(axis, keep).compute(),
+                    lambda: np.median(a, axis, keepdims=keep),
+                )
+                _both(
+                    lambda: tt.nanmedian(x, axis, keep).compute(),
+                    lambda: np.nanmedian(a, axis, keepdims=keep),
+                )

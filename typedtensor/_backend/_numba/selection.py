@@ -1,0 +1,194 @@
+# mypy: disable-error-code="call-arg,var-annotated,import-untyped"
+"""Order statistics by selection, no full sort: the two middle values of each row (median,
+nanmedian).
+
+Each row is read once to count its NaNs, count the values below a band around the middle
+and copy the values inside the band into a buffer; the band comes from a sorted sample of
+the row (Floyd and Rivest's idea), so the buffer holds a few percent of the row and the
+selection runs there. Where the band misses the middle (an unlucky sample, many equal
+values) the row is copied whole and selected in place (quickselect with a median-of-three
+pivot, a sort after too many rounds). The input is never written.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from ._cache import kernel
+
+#: rows up to this length are copied and selected directly (no sample)
+_DIRECT_MAX = 4096
+#: the sample's size
+_SAMPLE = 4096
+#: rounds of quickselect before the rest of the range is sorted
+_MAX_ROUNDS = 64
+
+
+@njit(inline="always")
+def _select(buf: Any, lo: int, hi: int, k: int) -> None:
+    """Place the ``k``-th smallest of ``buf[lo:hi + 1]`` at ``buf[k]``, the smaller values
+    before it and the larger after (Hoare's partition, median-of-three pivot)."""
+    rounds = 0
+    while lo < hi:
+        if rounds >= _MAX_ROUNDS:
+            buf[lo : hi + 1].sort()
+            return
+        rounds += 1
+        mid = lo + (hi - lo) // 2
+        x = buf[lo]
+        y = buf[mid]
+        z = buf[hi]
+        pivot = max(min(x, y), min(max(x, y), z))
+        i = lo
+        j = hi
+        while i <= j:
+            while buf[i] < pivot:
+                i += 1
+            while pivot < buf[j]:
+                j -= 1
+            if i <= j:
+                t = buf[i]
+                buf[i] = buf[j]
+                buf[j] = t
+                i += 1
+                j -= 1
+        if k <= j:
+            hi = j
+        elif k >= i:
+            lo = i
+        else:
+            return
+
+
+@njit(inline="always")
+def _middle_of(buf: Any, first: int, count: int, k: int, even: bool) -> tuple[Any, Any]:
+    """The ``k``-th smallest of ``buf[first:first + count]`` and, for ``even``, the next one."""
+    end = first + count - 1
+    _select(buf, first, end, first + k)
+    lo = buf[first + k]
+    hi = lo
+    if even:
+        hi = buf[first + k + 1]
+        for i in range(first + k + 2, end + 1):
+            if buf[i] < hi:
+                hi = buf[i]
+    return lo, hi
+
+
+@njit(inline="always")
+def _pair_by_copy(row: Any, skip_nan: bool, buf: Any) -> tuple[Any, Any, int]:
+    """``(lo, hi, count)`` of one row, by copying it whole: count -1 when a NaN is seen
+    and not skipped, else the number of non-NaN values."""
+    m = 0
+    for j in range(row.shape[0]):
+        v = row[j]
+        if v != v:
+            if not skip_nan:
+                return v, v, -1
+            continue
+        buf[m] = v
+        m += 1
+    if m == 0:
+        return row[0], row[0], 0
+    lo, hi = _middle_of(buf, 0, m, (m - 1) // 2, m % 2 == 0)
+    return lo, hi, m
+
+
+@njit(inline="always")
+def _sample_band(src: Any, n: int, rank: int, count: int, sample: Any) -> tuple[bool, Any, Any]:
+    """``(ok, lower, upper)``: bounds around rank ``rank`` of the ``count`` non-NaN values of
+    ``src[:n]`` from a sorted sample of its NaN-free values (``ok`` false: too few)."""
+    size = sample.shape[0]
+    s = 0
+    for i in range(size):
+        v = src[(i * n) // size]
+        if v == v:
+            sample[s] = v
+            s += 1
+    if s < 256:
+        return False, src[0], src[0]
+    sample[:s].sort()
+    margin = int(3.0 * np.sqrt(s)) + 8
+    centre = (rank * (s - 1)) // max(count - 1, 1)
+    ilo = centre - margin
+    ihi = centre + 1 + margin
+    if ilo < 0 or ihi >= s:
+        return False, src[0], src[0]
+    return True, sample[ilo], sample[ihi]
+
+
+@njit(inline="always")
+def _band_pass(src: Any, n: int, lower: Any, upper: Any, buf: Any) -> tuple[int, int, int]:
+    """``(below, nans, kept)``: copy the values of ``src[:n]`` within [lower, upper] to the
+    front of ``buf`` (``src`` may be ``buf``: a value moves only forward), counting the values
+    below and the NaNs; branch-free (the comparisons of random data defeat prediction)."""
+    below = 0
+    nans = 0
+    c = 0
+    for j in range(n):
+        v = src[j]
+        nans += np.intp(v != v)
+        below += np.intp(v < lower)
+        buf[c] = v
+        c += np.intp((v >= lower) & (v <= upper))
+    return below, nans, c
+
+
+@njit(inline="always")
+def _pair(row: Any, skip_nan: bool, buf: Any, sample: Any) -> tuple[Any, Any, int]:
+    """``(lo, hi, count)`` of one row (see ``_pair_by_copy``): bands around the middle, each
+    pass keeping a few percent of the values, then selection in what is left."""
+    n = row.shape[0]
+    if n <= _DIRECT_MAX:
+        return _pair_by_copy(row, skip_nan, buf)
+    ok, lower, upper = _sample_band(row, n, n // 2, n, sample)
+    if not ok:
+        return _pair_by_copy(row, skip_nan, buf)
+    below, nans, c = _band_pass(row, n, lower, upper, buf)
+    if nans and not skip_nan:
+        return row[0] * np.nan, row[0] * np.nan, -1
+    m = n - nans
+    if m == 0:
+        return row[0], row[0], 0
+    even = m % 2 == 0
+    k = (m - 1) // 2 - below  # rank of the lower middle within buf[:c]
+    last = k + 1 if even else k
+    if k < 0 or last >= c:  # the band missed the middle: copy the row
+        return _pair_by_copy(row, skip_nan, buf)
+    while c > _DIRECT_MAX:  # narrow further, in place
+        ok, lower, upper = _sample_band(buf, c, k, c, sample)
+        if not ok:
+            break
+        # count first: a pass that misses would lose values
+        below2 = 0
+        inside = 0
+        for j in range(c):
+            v = buf[j]
+            below2 += np.intp(v < lower)
+            inside += np.intp((v >= lower) & (v <= upper))
+        if k - below2 < 0 or last - below2 >= inside:
+            break
+        _band_pass(buf, c, lower, upper, buf)
+        k -= below2
+        last -= below2
+        c = inside
+    lo, hi = _middle_of(buf, 0, c, k, even)
+    return lo, hi, m
+
+
+@kernel()
+def middle_pairs(a2: Any, skip_nan: bool, lo: Any, hi: Any, count: Any) -> None:
+    """For each row ``r`` of ``a2`` (rows, n): its lower and upper middle values ``lo[r]``,
+    ``hi[r]`` (equal for an odd count) among the non-NaN values, and ``count[r]``: their
+    number, or -1 where the row holds a NaN and ``skip_nan`` is false (median's NaN)."""
+    n = a2.shape[1]
+    buf = np.empty(n, a2.dtype)
+    sample = np.empty(min(n, _SAMPLE), a2.dtype)
+    for r in range(a2.shape[0]):
+        x, y, m = _pair(a2[r], skip_nan, buf, sample)
+        lo[r] = x
+        hi[r] = y
+        count[r] = m

@@ -1,0 +1,151 @@
+"""The order-statistics family: median, quantile, percentile and their NaN-aware forms.
+
+Registered in ``registry``: each operation's numpy reference is numpy's own function; the
+numba backend binds ``median`` and ``nanmedian`` of float32/float64 and integer inputs to
+``_numba.selection.middle_pairs`` (the two middle values of each row, found by selection)
+and finishes each row with numpy's own arithmetic on those values (``_finish_median``), so
+the answer is numpy's bit for bit. quantile/percentile run numpy's reference on every backend
+(a selection kernel for them is future work).
+
+    >>> import numpy as np
+    >>> reference_median(np.array([[1.0, 3.0, 2.0]]), (1,), False, {})
+    array([2.])
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .registry import Operation, Run, register
+
+__all__ = ["QUANTILE_METHODS", "bind_median", "reference_median", "reference_quantile"]
+
+Array = npt.NDArray[Any]
+
+#: numpy's ``method=`` names of quantile/percentile
+QUANTILE_METHODS: tuple[str, ...] = (
+    "inverted_cdf",
+    "averaged_inverted_cdf",
+    "closest_observation",
+    "interpolated_inverted_cdf",
+    "hazen",
+    "weibull",
+    "linear",
+    "median_unbiased",
+    "normal_unbiased",
+    "lower",
+    "higher",
+    "midpoint",
+    "nearest",
+)
+#: numpy's ``nanmedian`` sorts masked rows (``np.ma.median``) below this row length when
+#: more than one row is reduced, and takes each row's median otherwise
+_NUMPY_NANMEDIAN_SMALL = 600
+#: dtypes the selection kernel takes (the others run numpy's reference)
+_KERNEL_KINDS = frozenset("iuf")
+
+
+def _axis(a: Array, axes: tuple[int, ...]) -> tuple[int, ...] | None:
+    return None if len(axes) == a.ndim else axes
+
+
+def reference_median(
+    a: Array, axes: tuple[int, ...], keepdims: bool, params: dict[str, Any]
+) -> Array:
+    """numpy's median (``params["skip_nan"]``: nanmedian) as an ndarray; (2, 3) axis 1 -> (2,)."""
+    fn = np.nanmedian if params.get("skip_nan") else np.median
+    return np.asarray(fn(a, axis=_axis(a, axes), keepdims=keepdims))
+
+
+def reference_quantile(
+    a: Array, axes: tuple[int, ...], keepdims: bool, params: dict[str, Any]
+) -> Array:
+    """numpy's quantile/percentile (``params``: ``q``, ``method``, ``percent``, ``skip_nan``)
+    as an ndarray; a 1-D ``q`` of 4 on (2, 3) axis 1 -> (4, 2)."""
+    if params.get("percent"):
+        fn = np.nanpercentile if params.get("skip_nan") else np.percentile
+    else:
+        fn = np.nanquantile if params.get("skip_nan") else np.quantile
+    q = params["q"]
+    return np.asarray(
+        fn(a, q, axis=_axis(a, axes), keepdims=keepdims, method=params.get("method", "linear"))
+    )
+
+
+def bind_median(
+    shape: tuple[int, ...],
+    strides: tuple[int, ...],
+    dtype: np.dtype[Any],
+    axes: tuple[int, ...],
+    keepdims: bool,
+) -> Run | None:
+    """The numba runner of median/nanmedian for one layout, or ``None`` (numpy's reference)
+    for rank 0, empty inputs and dtypes the kernel does not take (bool, float16, complex)."""
+    if (
+        not shape
+        or 0 in shape
+        or dtype.kind not in _KERNEL_KINDS
+        or (dtype.itemsize < 4 and (dtype.kind == "f"))
+    ):
+        return None
+    if not dtype.isnative:
+        return None
+    kept = tuple(d for i, d in enumerate(shape) if i not in axes)
+    n = math.prod(shape[i] for i in axes)
+    rows = math.prod(kept)
+    result_shape = tuple(1 if i in axes else d for i, d in enumerate(shape)) if keepdims else kept
+    # numpy's nanmedian: np.ma.median's arithmetic (x + y) / 2 on short rows of a
+    # multi-row reduction, np.median's mean of the middle values on the others
+    masked_steps = len(axes) < len(shape) and n < _NUMPY_NANMEDIAN_SMALL
+    from ._numba.selection import middle_pairs  # numba on first use
+
+    def run(a: Array, params: dict[str, Any]) -> Array:
+        skip_nan = bool(params.get("skip_nan")) and a.dtype.kind == "f"
+        rows2 = np.moveaxis(a, axes, tuple(range(-len(axes), 0))).reshape(rows, n)
+        lo = np.empty(rows, a.dtype)
+        hi = np.empty(rows, a.dtype)
+        count = np.empty(rows, np.int64)
+        middle_pairs(rows2, skip_nan, lo, hi, count)
+        result = _finish_median(lo, hi, count, skip_nan, masked_steps)
+        return result.reshape(result_shape)
+
+    return run
+
+
+def _finish_median(lo: Array, hi: Array, count: Array, skip_nan: bool, masked: bool) -> Array:
+    """Each row's median from its middle values, by numpy's own steps: ``np.median``'s mean of
+    the middle one or two values (NaN where the row held one), or for ``masked``
+    (``_NUMPY_NANMEDIAN_SMALL``) ``np.nanmedian`` on ``[lo, hi]`` pairs, numpy's masked
+    median of the same two middle values (a lone middle value counted twice, as numpy does)."""
+    odd = (count % 2 == 1) | (count <= 0)
+    if masked and skip_nan:
+        hi = np.where(odd, lo, hi)
+        pairs = np.stack([lo, hi], axis=-1)
+        pairs[count == 0] = np.nan
+        return np.asarray(np.nanmedian(pairs, axis=-1))
+    # np.median: mean(part[middle], axis) over one (odd) or two (even) values
+    means = np.mean(np.stack([lo, hi], axis=-1), axis=-1)
+    result: Array = np.asarray(np.where(odd, np.mean(lo[:, None], axis=-1), means))
+    if skip_nan:
+        empty = count == 0
+        for _ in range(int(np.count_nonzero(empty))):
+            warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=6)
+        result[empty] = np.nan
+    else:
+        result[count < 0] = np.nan
+    return result
+
+
+register(
+    Operation("median", reference_median, bind_median),
+    Operation("nanmedian", reference_median, bind_median, options=(("skip_nan", True),)),
+    Operation("quantile", reference_quantile),
+    Operation("percentile", reference_quantile, options=(("percent", True),)),
+    Operation("nanquantile", reference_quantile, options=(("skip_nan", True),)),
+    Operation("nanpercentile", reference_quantile, options=(("skip_nan", True), ("percent", True))),
+)

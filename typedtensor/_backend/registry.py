@@ -1,0 +1,134 @@
+"""The runtime registry: one entry per operation family, one ``bind`` per backend.
+
+A family module (``order_statistics.py`` is the first) registers each of its operations
+once, with:
+
+- ``reference``: the numpy reference, ``(a, axes, keepdims, params) -> ndarray``: numpy's own
+  answer, the numpy backend's code and the fallback of every other backend;
+- ``bind_numba``: ``(shape, strides, dtype, axes, keepdims) -> run | None``: the numba
+  backend's runner for that layout and dtype, or ``None`` where its kernels do not cover it
+  (the reference runs instead);
+- ``dask``: how a dask-backed Tensor reduces it (``"one_chunk"``: the reduced axes are
+  rechunked into one chunk and each block runs the in-memory runner; a tree reduction would
+  name its partial and merge here).
+
+``bind(backend, name, shape, strides, dtype, axes, keepdims)`` returns the runner
+``run(a, params) -> ndarray`` for one plan and caches it: a plan binds once, every later call
+with the same key is one dict lookup. The family modules are imported on first use
+(``FAMILIES``), so ``import typedtensor`` compiles and imports none of them.
+
+    >>> import numpy as np
+    >>> run = bind("numpy", "median", (2, 3), (24, 8), np.dtype("float64"), (1,), False)
+    >>> run(np.array([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]]), {})
+    array([2., 4.])
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["FAMILIES", "OPERATIONS", "Operation", "bind", "clear", "operation", "register"]
+
+Array = npt.NDArray[Any]
+#: a bound runner: ``run(a, params) -> result`` for one (layout, dtype, axes, keepdims)
+Run = Callable[[Array, dict[str, Any]], Array]
+Reference = Callable[[Array, tuple[int, ...], bool, dict[str, Any]], Array]
+NumbaBinder = Callable[
+    [tuple[int, ...], tuple[int, ...], np.dtype[Any], tuple[int, ...], bool], "Run | None"
+]
+
+#: the family modules, imported on the first ``operation`` or ``bind``: adding a family adds
+#: its module here
+FAMILIES: tuple[str, ...] = ("typedtensor._backend.order_statistics",)
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One registered operation (see the module docstring)."""
+
+    name: str
+    reference: Reference
+    bind_numba: NumbaBinder | None = None
+    #: how a dask-backed Tensor computes it: ``"one_chunk"`` (see the module docstring)
+    dask: str = "one_chunk"
+    #: fixed parameters the runners get with every call's (``nanmedian``: ``skip_nan``)
+    options: tuple[tuple[str, Any], ...] = ()
+
+
+OPERATIONS: dict[str, Operation] = {}
+_BOUND: dict[tuple[Any, ...], Run] = {}
+_MAX_BOUND = 4096
+_loaded = False
+
+
+def register(*ops: Operation) -> None:
+    """Add ``ops`` to the registry (a family module calls it once, at import)."""
+    for op in ops:
+        if op.name in OPERATIONS and OPERATIONS[op.name] != op:
+            raise ValueError(f"operation {op.name!r} is registered twice")
+        OPERATIONS[op.name] = op
+
+
+def _load() -> None:
+    global _loaded
+    if not _loaded:
+        for module in FAMILIES:
+            importlib.import_module(module)
+        _loaded = True
+
+
+def operation(name: str) -> Operation | None:
+    """The registered operation ``name``, or ``None`` (``operation("median").name == "median"``)."""
+    _load()
+    return OPERATIONS.get(name)
+
+
+def bind(
+    backend: str,
+    name: str,
+    shape: tuple[int, ...],
+    strides: tuple[int, ...],
+    dtype: np.dtype[Any],
+    axes: tuple[int, ...],
+    keepdims: bool,
+) -> Run:
+    """The runner of operation ``name`` for one plan on ``backend`` (``"numpy"``,
+    ``"numba"``; a dask Tensor's blocks run the in-memory backends), cached by its key."""
+    key = (backend, name, shape, strides, dtype, axes, keepdims)
+    run = _BOUND.get(key)
+    if run is None:
+        op = operation(name)
+        if op is None:
+            raise KeyError(
+                f"no operation {name!r} is registered (registered: {sorted(OPERATIONS)})"
+            )
+        run = None
+        if backend == "numba" and op.bind_numba is not None:
+            run = op.bind_numba(shape, strides, dtype, axes, keepdims)
+        if run is None:
+            reference = op.reference
+
+            def run(a: Array, params: dict[str, Any]) -> Array:
+                return reference(a, axes, keepdims, params)
+
+        if op.options:
+            run = _with_options(run, dict(op.options))
+        if len(_BOUND) >= _MAX_BOUND:
+            _BOUND.clear()
+        _BOUND[key] = run
+    return run
+
+
+def _with_options(run: Run, options: dict[str, Any]) -> Run:
+    return lambda a, params: run(a, {**params, **options})
+
+
+def clear() -> None:
+    """Forget every bound runner (after a change to a family's routing)."""
+    _BOUND.clear()
