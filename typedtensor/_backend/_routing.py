@@ -387,19 +387,46 @@ def runner(
     direct_run = _direct_runner(
         op, where, shape, strides, itemsize, axes, keepdims, dtype, input_dtype, backend_run
     )
+    numpy_run = numpy_runner(op, axes, ndim, keepdims, dtype, input_dtype, shape)
+    parallel_size = nbytes >= itemsize * PARALLEL_FROM_ELEMENTS
+    kernel_run = _kernel_run(
+        (op, where), backend_runs, backend_run, direct_run, numpy_run, parallel_size
+    )
+    if kernel_run is None:
+        return numpy_run
+    if op not in ORDER_FREE_OPS or input_dtype is None:
+        return kernel_run
+    # numpy's loops give an order-free op the kernels' bits: they serve while the kernels
+    # compile in a helper process (a program's first run; ``_background_compile``)
+    from ._background_compile import serve_while_compiling
+
+    job = dict(op=op, shape=shape, strides=strides, itemsize=itemsize, axes=axes)
+    job.update(keepdims=keepdims, dtype=dtype.str, input_dtype=input_dtype.str, params={})
+    return serve_while_compiling(kernel_run, numpy_run, job)
+
+
+def _kernel_run(
+    op_where: tuple[str, str],
+    backend_runs: bool,
+    backend_run: Run,
+    direct_run: Run | None,
+    numpy_run: Run,
+    parallel_size: bool,
+) -> Run | None:
+    """The numba kernels' run for a plan (the direct kernels, the backend's ``reduce``, or
+    either per call with the thread policy), None where numpy's loops run."""
     if direct_run is not None:
-        if not backend_runs or nbytes < itemsize * PARALLEL_FROM_ELEMENTS:
+        if not backend_runs or not parallel_size:
             return direct_run  # the backend would run the same serial kernels
         return lambda a, params: (
             backend_run(a, params) if parallel_kernels_expected() else direct_run(a, params)
         )
     if not backend_runs:
-        return numpy_runner(op, axes, ndim, keepdims, dtype, input_dtype, shape)
-    if (op, where) in PARALLEL_ONLY:
+        return None
+    if op_where in PARALLEL_ONLY:
         # only the parallel kernels beat numpy here: numpy's loops while they would run serially
-        fallback = numpy_runner(op, axes, ndim, keepdims, dtype, input_dtype, shape)
         return lambda a, params: (
-            backend_run(a, params) if parallel_kernels_expected() else fallback(a, params)
+            backend_run(a, params) if parallel_kernels_expected() else numpy_run(a, params)
         )
     return backend_run
 

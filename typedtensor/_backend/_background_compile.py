@@ -1,0 +1,190 @@
+"""Kernels compile in a helper process while numpy's loops serve (a program's first run).
+
+An order-free reduction (``_routing.ORDER_FREE_OPS``: max, min, any, all, argmax, argmin,
+nanmax, nanmin) gets the same bits from numpy's loops as from the numba kernels, so while the
+kernels a plan needs are neither compiled nor in the disk cache, numpy's runner serves the
+plan and one helper process (``python -m typedtensor._backend._background_compile``, started
+on the first such plan, one per program) runs the same plan on a zero array of the same
+layout, which compiles its kernels (serial and, from ``PARALLEL_FROM_ELEMENTS``, parallel)
+into the disk cache. When it reports the plan done, the next call runs the kernels, loading
+them from the cache (5-13 ms each). A marker file per plan in the cache directory says so to
+later programs, which then run the kernels from their first call.
+
+A process, not a thread: numba's type inference enters ``warnings.catch_warnings`` for every
+typing constraint, and ``catch_warnings`` swaps the process-wide ``warnings`` filters and
+``showwarning``, so a compile in a background thread changes which of the foreground's
+warnings are shown or recorded (``benchmarks/warnings_thread_race.py`` shows it). A process
+shares no warnings state, no GIL, and runs on another core.
+
+Off when the disk cache is off (``TYPEDTENSOR_NUMBA_CACHE=0``: nothing to share), when a
+route is forced (``TYPEDTENSOR_NUMBA_PARALLEL=0``/``1``: the kernels run as asked), or with
+``TYPEDTENSOR_NUMBA_BACKGROUND=0``. The helper is ended when the program exits.
+"""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+
+from ._numpy_runners import Run
+from ._thread_policy import forced_setting
+
+__all__ = ["enabled", "serve_while_compiling"]
+
+_done: set[str] = set()
+_submitted: set[str] = set()
+_lock = threading.Lock()
+_worker: list[subprocess.Popen[str]] = []
+
+
+def enabled() -> bool:
+    """Serve order-free plans from numpy while their kernels compile elsewhere? (the disk
+    cache on, the route not forced, ``TYPEDTENSOR_NUMBA_BACKGROUND`` not ``0``)."""
+    setting = os.environ.get("TYPEDTENSOR_NUMBA_BACKGROUND", "1").strip().lower()
+    if setting in ("0", "false", "no", "off") or forced_setting() is not None:
+        return False
+    from ._numba._cache import CACHE
+
+    return CACHE
+
+
+def _marker(key: str) -> Path:
+    from ._numba._cache import CACHE_DIR
+
+    return Path(CACHE_DIR) / "plans" / key
+
+
+def serve_while_compiling(kernel_run: Run, numpy_run: Run, job: dict[str, Any]) -> Run:
+    """``kernel_run`` if the plan ``job`` describes has its kernels in the disk cache (or the
+    background compile is off), else a run that calls ``numpy_run`` until the helper process
+    has compiled them, ``kernel_run`` from then on. Both must give the same bits.
+
+    ``job``: ``op, shape, strides, itemsize, axes, keepdims, dtype, input_dtype, params``
+    (``dtype`` strings, ``params`` JSON values); e.g. ``{"op": "max", "shape": [512, 256],
+    ...}`` for ``t.max(axis=0)`` of a ``(512, 256)`` float32 tensor."""
+    if not enabled() or any(s < 0 for s in job["strides"]):
+        return kernel_run
+    try:
+        text = json.dumps(job, sort_keys=True)
+    except TypeError:  # a parameter that is not plain data: compile in the foreground
+        return kernel_run
+    key = hashlib.sha256(text.encode()).hexdigest()[:24]
+    if key in _done or _marker(key).exists():
+        return kernel_run
+    if not _submit(key, text):
+        return kernel_run
+
+    def run(a: Any, params: dict[str, Any]) -> Any:
+        if key in _done:
+            return kernel_run(a, params)
+        return numpy_run(a, params)
+
+    return run
+
+
+def _submit(key: str, text: str) -> bool:
+    """Send one plan to the helper process (started on the first call); False if it could
+    not be started."""
+    with _lock:
+        if key in _submitted:
+            return True
+        if not _worker:
+            try:
+                _worker.append(_start())
+            except OSError:
+                return False
+        proc = _worker[0]
+        if proc.poll() is not None or proc.stdin is None:
+            return False
+        try:
+            proc.stdin.write(f"{key} {text}\n")
+            proc.stdin.flush()
+        except OSError:
+            return False
+        _submitted.add(key)
+        return True
+
+
+def _start() -> subprocess.Popen[str]:
+    env = {**os.environ, "TYPEDTENSOR_NUMBA_BACKGROUND": "0"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", __name__],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=env,
+    )
+    assert proc.stdout is not None
+    threading.Thread(
+        target=_read_done, args=(proc.stdout,), name="typedtensor-compiled", daemon=True
+    ).start()
+    atexit.register(_stop, proc)
+    return proc
+
+
+def _read_done(stream: IO[str]) -> None:
+    """Record the keys the helper reports compiled (a plain pipe reader: no numpy, no numba)."""
+    for line in stream:
+        _done.add(line.strip())
+
+
+def _stop(proc: subprocess.Popen[str]) -> None:
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait()
+
+
+def _compile_plan(job: dict[str, Any]) -> None:
+    """Run one plan on a zero array of its layout, once per route: its kernels compile into
+    the disk cache."""
+    from numpy.lib.stride_tricks import as_strided
+
+    from ._routing import runner
+    from ._thread_policy import PARALLEL_FROM_ELEMENTS
+
+    shape, strides, itemsize = tuple(job["shape"]), tuple(job["strides"]), job["itemsize"]
+    in_dtype = np.dtype(job["input_dtype"])
+    span = itemsize + sum((n - 1) * s for n, s in zip(shape, strides, strict=True))
+    a = as_strided(np.zeros(span // in_dtype.itemsize + 1, in_dtype), shape, strides)
+    routes = ["0", "1"] if int(np.prod(shape)) >= PARALLEL_FROM_ELEMENTS else ["0"]
+    for route in routes:
+        os.environ["TYPEDTENSOR_NUMBA_PARALLEL"] = route
+        run = runner(
+            "numba",
+            job["op"],
+            shape,
+            strides,
+            itemsize,
+            tuple(job["axes"]),
+            job["keepdims"],
+            np.dtype(job["dtype"]),
+            in_dtype,
+        )
+        run(a, dict(job["params"]))
+
+
+def _worker_main() -> None:
+    """The helper process: compile each plan read from stdin, write its key when done."""
+    for line in sys.stdin:
+        key, _, text = line.strip().partition(" ")
+        try:
+            _compile_plan(json.loads(text))
+        except Exception:  # the foreground keeps numpy's runner for this plan
+            continue
+        _marker(key).parent.mkdir(parents=True, exist_ok=True)
+        _marker(key).touch()
+        print(key, flush=True)
+
+
+if __name__ == "__main__":
+    _worker_main()
