@@ -7,8 +7,10 @@ plan and one helper process (``python -m typedtensor._backend._background_compil
 on the first such plan, one per program) runs the same plan on a zero array of the same
 layout, which compiles its kernels (serial and, from ``PARALLEL_FROM_ELEMENTS``, parallel)
 into the disk cache. When it reports the plan done, the next call runs the kernels, loading
-them from the cache (5-13 ms each). A marker file per plan in the cache directory says so to
-later programs, which then run the kernels from their first call.
+them from the cache (5-13 ms each). A plan's first call tries its kernels without compiling
+(``_numba._cache.cache_only``): a program whose kernels are cached runs them from its first
+call. Likewise a parallel kernel not compiled yet (``parallel_ready``): the serial one (the
+same bits) runs while the helper compiles it.
 
 A process, not a thread: numba's type inference enters ``warnings.catch_warnings`` for every
 typing constraint, and ``catch_warnings`` swaps the process-wide ``warnings`` filters and
@@ -24,13 +26,13 @@ route is forced (``TYPEDTENSOR_NUMBA_PARALLEL=0``/``1``: the kernels run as aske
 from __future__ import annotations
 
 import atexit
+import functools
 import hashlib
 import json
 import os
 import subprocess
 import sys
 import threading
-from pathlib import Path
 from typing import IO, Any
 
 import numpy as np
@@ -38,9 +40,11 @@ import numpy as np
 from ._numpy_runners import Run
 from ._thread_policy import forced_setting
 
-__all__ = ["enabled", "serve_while_compiling"]
+__all__ = ["enabled", "parallel_ready", "serve_while_compiling"]
 
 _done: set[str] = set()
+#: (kernel, argument types) -> True once compiled, else the key of its pending job
+_parallel: dict[tuple[Any, ...], bool | str] = {}
 _submitted: set[str] = set()
 _lock = threading.Lock()
 _worker: list[subprocess.Popen[str]] = []
@@ -57,16 +61,12 @@ def enabled() -> bool:
     return CACHE
 
 
-def _marker(key: str) -> Path:
-    from ._numba._cache import CACHE_DIR
-
-    return Path(CACHE_DIR) / "plans" / key
-
-
 def serve_while_compiling(kernel_run: Run, numpy_run: Run, job: dict[str, Any]) -> Run:
-    """``kernel_run`` if the plan ``job`` describes has its kernels in the disk cache (or the
-    background compile is off), else a run that calls ``numpy_run`` until the helper process
-    has compiled them, ``kernel_run`` from then on. Both must give the same bits.
+    """A run for the plan ``job`` describes that calls ``kernel_run`` if its kernels are
+    compiled or in the disk cache (tried once, on the plan's first call, with
+    ``_numba._cache.cache_only``), else ``numpy_run`` until the helper process has compiled
+    them, ``kernel_run`` from then on. Both must give the same bits. ``kernel_run`` itself
+    where the background compile is off.
 
     ``job``: ``op, shape, strides, itemsize, axes, keepdims, dtype, input_dtype, params``
     (``dtype`` strings, ``params`` JSON values); e.g. ``{"op": "max", "shape": [512, 256],
@@ -77,18 +77,76 @@ def serve_while_compiling(kernel_run: Run, numpy_run: Run, job: dict[str, Any]) 
         text = json.dumps(job, sort_keys=True)
     except TypeError:  # a parameter that is not plain data: compile in the foreground
         return kernel_run
-    key = hashlib.sha256(text.encode()).hexdigest()[:24]
-    if key in _done or _marker(key).exists():
-        return kernel_run
-    if not _submit(key, text):
-        return kernel_run
+    from ._numba._cache import NotCompiledError, cache_only
 
+    key = hashlib.sha256(text.encode()).hexdigest()[:24]
+    probed: list[bool] = []
+
+    @functools.wraps(kernel_run)  # it stands for the kernels' run (its name, its module)
     def run(a: Any, params: dict[str, Any]) -> Any:
         if key in _done:
             return kernel_run(a, params)
+        if not probed:
+            probed.append(True)
+            try:
+                with cache_only():
+                    result = kernel_run(a, params)
+            except NotCompiledError:
+                if not _submit(key, text):
+                    _done.add(key)  # no helper: the kernels compile in the foreground
+                    return kernel_run(a, params)
+            else:
+                _done.add(key)
+                return result
         return numpy_run(a, params)
 
     return run
+
+
+def parallel_ready(kernel: Any, args: tuple[Any, ...]) -> bool:
+    """May a parallel kernel run on ``args`` now? True where it is compiled or in the disk
+    cache (or the background compile is off: it then compiles in the foreground); else the
+    helper process compiles it and False until it is done (the serial kernel, which gives
+    the same bits, runs meanwhile). A parallel kernel costs 0.8-6 s to compile on a quiet
+    core, a serial one ~0.5 s."""
+    tkey = (kernel, _type_key(args))
+    known = _parallel.get(tkey)
+    if known is True or (known is not None and known in _done):
+        _parallel[tkey] = True
+        return True
+    if known is not None:
+        return False
+    if not enabled():
+        _parallel[tkey] = True
+        return True
+    import base64
+    import pickle
+
+    import numba
+
+    signature = tuple(numba.typeof(a) for a in args)  # type: ignore[no-untyped-call]
+    ready = signature in kernel.overloads or (
+        kernel._cache.load_overload(signature, kernel.targetctx) is not None
+    )
+    name = f"{kernel.py_func.__module__}:{kernel.py_func.__name__}"
+    text = json.dumps({"kernel": name, "sig": base64.b64encode(pickle.dumps(signature)).decode()})
+    key = hashlib.sha256(text.encode()).hexdigest()[:24]
+    if ready or not _submit(key, text):
+        _parallel[tkey] = True
+        return True
+    _parallel[tkey] = key
+    return False
+
+
+def _type_key(args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """What numba's dispatch keys on, cheaply: dtype, rank and layout of arrays, the type of
+    the rest."""
+    return tuple(
+        (a.dtype.char, a.ndim, a.flags.c_contiguous, a.flags.f_contiguous)
+        if isinstance(a, np.ndarray)
+        else type(a)
+        for a in args
+    )
 
 
 def _submit(key: str, text: str) -> bool:
@@ -173,16 +231,26 @@ def _compile_plan(job: dict[str, Any]) -> None:
         run(a, dict(job["params"]))
 
 
+def _compile_kernel(job: dict[str, Any]) -> None:
+    """Compile one kernel for one signature (pickled numba types) into the disk cache."""
+    import base64
+    import importlib
+    import pickle
+
+    module, _, name = job["kernel"].partition(":")
+    kernel = getattr(importlib.import_module(module), name)
+    kernel.compile(pickle.loads(base64.b64decode(job["sig"])))
+
+
 def _worker_main() -> None:
     """The helper process: compile each plan read from stdin, write its key when done."""
     for line in sys.stdin:
         key, _, text = line.strip().partition(" ")
         try:
-            _compile_plan(json.loads(text))
+            job = json.loads(text)
+            _compile_kernel(job) if "kernel" in job else _compile_plan(job)
         except Exception:  # the foreground keeps numpy's runner for this plan
             continue
-        _marker(key).parent.mkdir(parents=True, exist_ok=True)
-        _marker(key).touch()
         print(key, flush=True)
 
 

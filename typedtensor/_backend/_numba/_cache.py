@@ -8,9 +8,11 @@ or upgraded backend never loads stale machine code (numba alone keys on the kern
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +20,7 @@ import numba
 from numba.core import caching
 from numba.core.runtime.nrt import rtsys
 
-__all__ = ["CACHE", "CACHE_DIR", "kernel"]
+__all__ = ["CACHE", "CACHE_DIR", "NotCompiledError", "cache_only", "kernel"]
 
 _HERE = Path(__file__).resolve().parent
 #: the dispatcher's modules: plain Python, no kernels
@@ -73,6 +75,24 @@ if _Locator not in caching.CacheImpl._locator_classes:
     caching.CacheImpl._locator_classes.insert(0, _Locator)
 
 
+class NotCompiledError(RuntimeError):
+    """Inside ``cache_only()``: a kernel would have to compile (neither loaded nor cached)."""
+
+
+_probe = threading.local()
+
+
+@contextlib.contextmanager
+def cache_only() -> Iterator[None]:
+    """Within this block (this thread only) a kernel call that would compile raises
+    ``NotCompiledError`` instead: kernels run only if compiled or in the disk cache."""
+    _probe.active = True
+    try:
+        yield
+    finally:
+        _probe.active = False
+
+
 class _FastLoadCache(caching.FunctionCache):
     """numba's function cache, minus the full target set-up before a load.
 
@@ -85,7 +105,10 @@ class _FastLoadCache(caching.FunctionCache):
     def load_overload(self, sig: Any, target_context: Any) -> Any:
         rtsys.initialize(target_context)
         with self._guard_against_spurious_io_errors():
-            return self._load_overload(sig, target_context)  # type: ignore[no-untyped-call]
+            loaded = self._load_overload(sig, target_context)  # type: ignore[no-untyped-call]
+        if loaded is None and getattr(_probe, "active", False):
+            raise NotCompiledError(sig)
+        return loaded
 
 
 _FAST_LOAD = all(
