@@ -3,7 +3,7 @@
 An order-free reduction (``_routing.ORDER_FREE_OPS``: max, min, any, all, argmax, argmin,
 nanmax, nanmin) gets the same bits from numpy's loops as from the numba kernels, so while the
 kernels a plan needs are neither compiled nor in the disk cache, numpy's runner serves the
-plan and one helper process (``python -m typedtensor._backend._background_compile``, started
+plan and one helper process (``python -m typedtensor._backend._compile_worker``, started
 on the first such plan, one per program) runs the same plan on a zero array of the same
 layout, which compiles its kernels (serial and, from ``PARALLEL_FROM_ELEMENTS``, parallel)
 into the disk cache. When it reports the plan done, the next call runs the kernels, loading
@@ -175,7 +175,7 @@ def _submit(key: str, text: str) -> bool:
 def _start() -> subprocess.Popen[str]:
     env = {**os.environ, "TYPEDTENSOR_NUMBA_BACKGROUND": "0"}
     proc = subprocess.Popen(
-        [sys.executable, "-m", __name__],
+        [sys.executable, "-m", "typedtensor._backend._compile_worker"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
@@ -200,59 +200,3 @@ def _stop(proc: subprocess.Popen[str]) -> None:
     if proc.poll() is None:
         proc.kill()
         proc.wait()
-
-
-def _compile_plan(job: dict[str, Any]) -> None:
-    """Run one plan on a zero array of its layout, once per route: its kernels compile into
-    the disk cache."""
-    from numpy.lib.stride_tricks import as_strided
-
-    from ._routing import runner
-    from ._thread_policy import PARALLEL_FROM_ELEMENTS
-
-    shape, strides, itemsize = tuple(job["shape"]), tuple(job["strides"]), job["itemsize"]
-    in_dtype = np.dtype(job["input_dtype"])
-    span = itemsize + sum((n - 1) * s for n, s in zip(shape, strides, strict=True))
-    a = as_strided(np.zeros(span // in_dtype.itemsize + 1, in_dtype), shape, strides)
-    routes = ["0", "1"] if int(np.prod(shape)) >= PARALLEL_FROM_ELEMENTS else ["0"]
-    for route in routes:
-        os.environ["TYPEDTENSOR_NUMBA_PARALLEL"] = route
-        run = runner(
-            "numba",
-            job["op"],
-            shape,
-            strides,
-            itemsize,
-            tuple(job["axes"]),
-            job["keepdims"],
-            np.dtype(job["dtype"]),
-            in_dtype,
-        )
-        run(a, dict(job["params"]))
-
-
-def _compile_kernel(job: dict[str, Any]) -> None:
-    """Compile one kernel for one signature (pickled numba types) into the disk cache."""
-    import base64
-    import importlib
-    import pickle
-
-    module, _, name = job["kernel"].partition(":")
-    kernel = getattr(importlib.import_module(module), name)
-    kernel.compile(pickle.loads(base64.b64decode(job["sig"])))
-
-
-def _worker_main() -> None:
-    """The helper process: compile each plan read from stdin, write its key when done."""
-    for line in sys.stdin:
-        key, _, text = line.strip().partition(" ")
-        try:
-            job = json.loads(text)
-            _compile_kernel(job) if "kernel" in job else _compile_plan(job)
-        except Exception:  # the foreground keeps numpy's runner for this plan
-            continue
-        print(key, flush=True)
-
-
-if __name__ == "__main__":
-    _worker_main()
