@@ -26,6 +26,7 @@ route is forced (``TYPEDTENSOR_NUMBA_PARALLEL=0``/``1``: the kernels run as aske
 from __future__ import annotations
 
 import atexit
+import contextlib
 import functools
 import hashlib
 import json
@@ -33,6 +34,7 @@ import os
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from typing import IO, Any
 
 import numpy as np
@@ -40,7 +42,15 @@ import numpy as np
 from ._numpy_runners import Run
 from ._thread_policy import forced_setting
 
-__all__ = ["enabled", "parallel_ready", "serve_while_compiling"]
+__all__ = [
+    "NotCompiledError",
+    "cache_enabled",
+    "cache_only",
+    "enabled",
+    "parallel_ready",
+    "probing",
+    "serve_while_compiling",
+]
 
 _done: set[str] = set()
 #: (kernel, argument types) -> True once compiled, else the key of its pending job
@@ -50,15 +60,42 @@ _lock = threading.Lock()
 _worker: list[subprocess.Popen[str]] = []
 
 
+class NotCompiledError(RuntimeError):
+    """Inside ``cache_only()``: a kernel would have to compile (neither loaded nor cached)."""
+
+
+_probe = threading.local()
+
+
+@contextlib.contextmanager
+def cache_only() -> Iterator[None]:
+    """Within this block (this thread only) a kernel call that would compile raises
+    ``NotCompiledError`` instead (``_numba._cache`` asks ``probing()`` on a cache miss)."""
+    _probe.active = True
+    try:
+        yield
+    finally:
+        _probe.active = False
+
+
+def probing() -> bool:
+    """Is this thread inside ``cache_only()``?"""
+    return bool(getattr(_probe, "active", False))
+
+
+def cache_enabled() -> bool:
+    """``TYPEDTENSOR_NUMBA_CACHE``: the kernels' disk cache is on unless it says ``0``."""
+    value = os.environ.get("TYPEDTENSOR_NUMBA_CACHE", "1").strip().lower()
+    return value not in ("0", "false", "no", "off")
+
+
 def enabled() -> bool:
     """Serve order-free plans from numpy while their kernels compile elsewhere? (the disk
     cache on, the route not forced, ``TYPEDTENSOR_NUMBA_BACKGROUND`` not ``0``)."""
     setting = os.environ.get("TYPEDTENSOR_NUMBA_BACKGROUND", "1").strip().lower()
     if setting in ("0", "false", "no", "off") or forced_setting() is not None:
         return False
-    from ._numba._cache import CACHE
-
-    return CACHE
+    return cache_enabled()
 
 
 def serve_while_compiling(kernel_run: Run, numpy_run: Run, job: dict[str, Any]) -> Run:
@@ -77,8 +114,6 @@ def serve_while_compiling(kernel_run: Run, numpy_run: Run, job: dict[str, Any]) 
         text = json.dumps(job, sort_keys=True)
     except TypeError:  # a parameter that is not plain data: compile in the foreground
         return kernel_run
-    from ._numba._cache import NotCompiledError, cache_only
-
     key = hashlib.sha256(text.encode()).hexdigest()[:24]
     probed: list[bool] = []
 

@@ -8,17 +8,17 @@ or upgraded backend never loads stale machine code (numba alone keys on the kern
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numba
 from numba.core import caching
 from numba.core.runtime.nrt import rtsys
+
+from .._background_compile import NotCompiledError, cache_enabled, cache_only, probing
 
 __all__ = ["CACHE", "CACHE_DIR", "NotCompiledError", "cache_only", "kernel"]
 
@@ -27,11 +27,6 @@ _HERE = Path(__file__).resolve().parent
 _DISPATCH = frozenset(("__init__.py", "_canonical.py", "_stages.py"))
 #: every module of this package that defines kernels (all but the dispatcher)
 _SOURCES = tuple(sorted(p.name for p in _HERE.glob("*.py") if p.name not in _DISPATCH))
-
-
-def _enabled() -> bool:
-    value = os.environ.get("TYPEDTENSOR_NUMBA_CACHE", "1").strip().lower()
-    return value not in ("0", "false", "no", "off")
 
 
 def _base_dir() -> Path:
@@ -51,7 +46,7 @@ def _stamp() -> str:
 
 
 CACHE_DIR: str = str(_base_dir() / _stamp())
-CACHE: bool = _enabled()
+CACHE: bool = cache_enabled()
 
 
 class _Locator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
@@ -75,24 +70,6 @@ if _Locator not in caching.CacheImpl._locator_classes:
     caching.CacheImpl._locator_classes.insert(0, _Locator)
 
 
-class NotCompiledError(RuntimeError):
-    """Inside ``cache_only()``: a kernel would have to compile (neither loaded nor cached)."""
-
-
-_probe = threading.local()
-
-
-@contextlib.contextmanager
-def cache_only() -> Iterator[None]:
-    """Within this block (this thread only) a kernel call that would compile raises
-    ``NotCompiledError`` instead: kernels run only if compiled or in the disk cache."""
-    _probe.active = True
-    try:
-        yield
-    finally:
-        _probe.active = False
-
-
 class _FastLoadCache(caching.FunctionCache):
     """numba's function cache, minus the full target set-up before a load.
 
@@ -106,7 +83,7 @@ class _FastLoadCache(caching.FunctionCache):
         rtsys.initialize(target_context)
         with self._guard_against_spurious_io_errors():
             loaded = self._load_overload(sig, target_context)  # type: ignore[no-untyped-call]
-        if loaded is None and getattr(_probe, "active", False):
+        if loaded is None and probing():
             raise NotCompiledError(sig)
         return loaded
 
