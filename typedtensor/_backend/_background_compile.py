@@ -8,8 +8,8 @@ on the first such plan, one per program) runs the same plan on a zero array of t
 layout, which compiles its kernels (serial and, from ``PARALLEL_FROM_ELEMENTS``, parallel)
 into the disk cache. When it reports the plan done, the next call runs the kernels, loading
 them from the cache (5-13 ms each). A plan's first call tries its kernels without compiling
-(``_numba._cache.cache_only``): a program whose kernels are cached runs them from its first
-call. Likewise a parallel kernel not compiled yet (``parallel_ready``): the serial one (the
+(``cache_only``, asked by ``_numba._cache`` on a disk-cache miss): a program whose kernels
+are cached runs them from its first call. Likewise a parallel kernel not compiled yet (``parallel_ready``): the serial one (the
 same bits) runs while the helper compiles it.
 
 A process, not a thread: numba's type inference enters ``warnings.catch_warnings`` for every
@@ -101,7 +101,7 @@ def enabled() -> bool:
 def serve_while_compiling(kernel_run: Run, numpy_run: Run, job: dict[str, Any]) -> Run:
     """A run for the plan ``job`` describes that calls ``kernel_run`` if its kernels are
     compiled or in the disk cache (tried once, on the plan's first call, with
-    ``_numba._cache.cache_only``), else ``numpy_run`` until the helper process has compiled
+    ``cache_only``), else ``numpy_run`` until the helper process has compiled
     them, ``kernel_run`` from then on. Both must give the same bits. ``kernel_run`` itself
     where the background compile is off.
 
