@@ -9,8 +9,8 @@ layout, which compiles its kernels (serial and, from ``PARALLEL_FROM_ELEMENTS``,
 into the disk cache. When it reports the plan done, the next call runs the kernels, loading
 them from the cache (5-13 ms each). A plan's first call tries its kernels without compiling
 (``cache_only``, asked by ``_numba._cache`` on a disk-cache miss): a program whose kernels
-are cached runs them from its first call. Likewise a parallel kernel not compiled yet (``parallel_ready``): the serial one (the
-same bits) runs while the helper compiles it.
+are cached runs them from its first call. Likewise a parallel kernel not compiled yet
+(``parallel_ready``): the serial one (the same bits) runs while the helper compiles it.
 
 A process, not a thread: numba's type inference enters ``warnings.catch_warnings`` for every
 typing constraint, and ``catch_warnings`` swaps the process-wide ``warnings`` filters and
