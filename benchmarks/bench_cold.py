@@ -2,6 +2,7 @@
 
     python benchmarks/bench_cold.py                  # 4 MB tensors, 2 cold runs, 3 warm
     python benchmarks/bench_cold.py --mb 1,16 --cold 1 --warm 3
+    python benchmarks/bench_cold.py --order-free --background 0,1   # max/min/argmax/any only
 
 The program (``PROGRAM`` below) imports typedtensor, makes float32 tensors of ``--mb`` MB and
 runs a typical mix of reductions over them (sum, mean, max, var, std, logsumexp, argmax,
@@ -12,7 +13,11 @@ timed from outside (interpreter start and imports included):
 - warm: the same directory again (kernels load from the disk cache);
 - numpy: the same calls on numpy arrays (``--numpy``), typedtensor not imported.
 
-The machine is shared with other jobs: medians, and the load average is printed.
+``--order-free`` runs only the order-free reductions (max, min, argmax, any over the same
+axes: 12 calls), which numpy serves while their kernels compile in a helper process;
+``--background 0,1`` runs each size with ``TYPEDTENSOR_NUMBA_BACKGROUND=0`` (the kernels
+compile in the foreground) and ``=1`` (the default). The machine is shared with other jobs:
+medians, and the load average is printed.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ import sys
 import numpy as np
 mb = float(sys.argv[1])
 use_numpy = sys.argv[2] == "numpy"
+order_free = sys.argv[3] == "order-free"
 if not use_numpy:
     import typedtensor as tt
 n = int(mb * (1 << 20) / 4)
@@ -41,6 +47,9 @@ def lse(a, ax):
 for a in arrays:
     t = a if use_numpy else tt.asarray(a)
     for ax in (None, 0, 1):
+        if order_free:
+            t.max(ax); t.min(ax); t.argmax(1 if ax is None else ax); (t > 0).any(ax)
+            continue
         t.sum(ax); t.mean(ax); t.max(ax); t.var(ax); t.std(ax)
         if use_numpy:
             lse(a, ax); np.sqrt((a * a).sum(ax))
@@ -50,10 +59,11 @@ for a in arrays:
 """
 
 
-def _run(mb: float, side: str, cache_dir: str) -> float:
+def _run(mb: float, side: str, cache_dir: str, mix: str, background: str) -> float:
     env = {**os.environ, "TYPEDTENSOR_NUMBA_CACHE_DIR": cache_dir}
+    env["TYPEDTENSOR_NUMBA_BACKGROUND"] = background
     t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-c", PROGRAM, str(mb), side], env=env, check=True)
+    subprocess.run([sys.executable, "-c", PROGRAM, str(mb), side, mix], env=env, check=True)
     return time.perf_counter() - t0
 
 
@@ -62,20 +72,25 @@ def main() -> None:
     p.add_argument("--mb", default="4")
     p.add_argument("--cold", type=int, default=2)
     p.add_argument("--warm", type=int, default=3)
+    p.add_argument("--order-free", action="store_true", help="max/min/argmax/any only")
+    p.add_argument("--background", default="1", help="TYPEDTENSOR_NUMBA_BACKGROUND values")
     args = p.parse_args()
-    print(f"load average {os.getloadavg()[0]:.2f}, cores {os.cpu_count()}")
-    print("| tensor | cold (empty cache) | warm | numpy | cold - warm |")
-    print("|---|---|---|---|---|")
+    mix = "order-free" if args.order_free else "mix"
+    print(f"load average {os.getloadavg()[0]:.2f}, cores {os.cpu_count()}, program {mix}")
+    print("| tensor | background | cold (empty cache) | warm | numpy | cold - warm |")
+    print("|---|---|---|---|---|---|")
     for mb in (float(x) for x in args.mb.split(",")):
-        colds, warms, numpys = [], [], []
-        for _ in range(args.cold):
-            with tempfile.TemporaryDirectory() as d:
-                colds.append(_run(mb, "typedtensor", d))
-                for _ in range(args.warm):
-                    warms.append(_run(mb, "typedtensor", d))
-                    numpys.append(_run(mb, "numpy", d))
-        c, w, n = (statistics.median(x) for x in (colds, warms, numpys))
-        print(f"| {mb:g} MB | {c:.2f} s | {w:.2f} s | {n:.2f} s | {c - w:+.2f} s |", flush=True)
+        for bg in args.background.split(","):
+            colds, warms, numpys = [], [], []
+            for _ in range(args.cold):
+                with tempfile.TemporaryDirectory() as d:
+                    colds.append(_run(mb, "typedtensor", d, mix, bg))
+                    for _ in range(args.warm):
+                        warms.append(_run(mb, "typedtensor", d, mix, bg))
+                        numpys.append(_run(mb, "numpy", d, mix, bg))
+            c, w, n = (statistics.median(x) for x in (colds, warms, numpys))
+            row = f"| {mb:g} MB | {bg} | {c:.2f} s | {w:.2f} s | {n:.2f} s | {c - w:+.2f} s |"
+            print(row, flush=True)
     print(f"load average {os.getloadavg()[0]:.2f}")
 
 

@@ -1,5 +1,6 @@
-"""Where the numba kernels start to beat numpy: the measurement behind
-``typedtensor/_backend/_routing.py``'s ``NUMBA_FROM_BYTES`` table.
+"""Where the numba kernels start to beat numpy: the measurement behind the crossover file
+``typedtensor/_backend/crossovers.json`` that ``_routing.py`` reads (``NUMBA_FROM_BYTES``,
+``DIRECT_FROM_BYTES``).
 
     python benchmarks/measure_crossover.py                 # every op, 4 layouts, 2 dtypes
     python benchmarks/measure_crossover.py --ops sum,max --json crossover.json
@@ -15,6 +16,12 @@ per reduction, what a plan runs from ``DIRECT_FROM_BYTES``), 16 KB to 16 MB, in 
 cover (``full``, ``rows``, ``columns``):
 
     python benchmarks/measure_crossover.py --direct
+
+``--write`` puts what was measured into the crossover file: for each op and layout measured,
+the larger of the dtypes' sizes, never below ``FLOOR`` (64 KB: a program of small tensors
+never compiles a kernel), ``null`` where numba never won (a ``parallel_only`` entry keeps its
+flag; ``--direct`` sets the start of a ``DIRECT_FROM_BYTES`` range, keeping its end). Review
+the diff: single sizes swing under load, so measure on a quiet machine and rerun.
 """
 
 from __future__ import annotations
@@ -30,8 +37,9 @@ import numpy as np
 from typedtensor._backend import _numba as nb
 from typedtensor._backend._numba.direct import direct_runner
 from typedtensor._backend._numpy_runners import numpy_runner
-from typedtensor._backend._routing import layout
+from typedtensor._backend._routing import CROSSOVERS_FILE, layout
 
+FLOOR = 1 << 16
 SIZES = [1 << k for k in range(12, 25, 2)]  # 4 KB .. 16 MB
 DIRECT_SIZES = [1 << k for k in range(14, 25)]  # 16 KB .. 16 MB, by factors of 2
 OPS: dict[str, tuple[str, dict[str, Any], str]] = {
@@ -105,6 +113,31 @@ def time_direct(
     return median_times([lambda: run(a, params), lambda: direct(a, params)])
 
 
+def write_crossovers(rows: list[dict[str, Any]], direct: bool) -> None:
+    """Update ``CROSSOVERS_FILE`` with the measured crossover of each (op, layout)."""
+    data = json.loads(CROSSOVERS_FILE.read_text())
+    found: dict[tuple[str, str], list[int | None]] = {}
+    for row in rows:
+        found.setdefault((row["op"], row["layout"]), []).append(row["numba_from_bytes"])
+    for (op, where), sizes in found.items():
+        size = None if None in sizes else max(FLOOR, *(s for s in sizes if s is not None))
+        if direct:
+            ranges = data["direct_from_bytes"].setdefault(op, {})
+            if size is None:
+                ranges.pop(where, None)
+            else:
+                ranges[where] = [size, ranges.get(where, [0, None])[1]]
+            continue
+        by_layout = data["numba_from_bytes"].setdefault(op, {})
+        old = by_layout.get(where)
+        if isinstance(old, dict) and size is not None:
+            by_layout[where] = {**old, "bytes": size}
+        else:
+            by_layout[where] = size
+    CROSSOVERS_FILE.write_text(json.dumps(data, indent=1) + "\n")
+    print(f"wrote {CROSSOVERS_FILE}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ops", default=",".join(OPS))
@@ -112,6 +145,7 @@ def main() -> None:
     parser.add_argument("--layouts", default="full,rows,short_rows,columns")
     parser.add_argument("--json")
     parser.add_argument("--direct", action="store_true", help="the plan-bound serial kernels")
+    parser.add_argument("--write", action="store_true", help="update the crossover file")
     args = parser.parse_args()
     sizes, timer = (DIRECT_SIZES, time_direct) if args.direct else (SIZES, time_both)
     if args.direct and args.layouts == parser.get_default("layouts"):
@@ -142,6 +176,8 @@ def main() -> None:
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"sizes": sizes, "rows": rows}, f, indent=1)
+    if args.write:
+        write_crossovers(rows, args.direct)
 
 
 if __name__ == "__main__":

@@ -18,18 +18,15 @@ import numba
 from numba.core import caching
 from numba.core.runtime.nrt import rtsys
 
-__all__ = ["CACHE", "CACHE_DIR", "kernel"]
+from .._background_compile import NotCompiledError, cache_enabled, cache_only, probing
+
+__all__ = ["CACHE", "CACHE_DIR", "NotCompiledError", "cache_only", "kernel"]
 
 _HERE = Path(__file__).resolve().parent
 #: the dispatcher's modules: plain Python, no kernels
 _DISPATCH = frozenset(("__init__.py", "_canonical.py", "_stages.py"))
 #: every module of this package that defines kernels (all but the dispatcher)
 _SOURCES = tuple(sorted(p.name for p in _HERE.glob("*.py") if p.name not in _DISPATCH))
-
-
-def _enabled() -> bool:
-    value = os.environ.get("TYPEDTENSOR_NUMBA_CACHE", "1").strip().lower()
-    return value not in ("0", "false", "no", "off")
 
 
 def _base_dir() -> Path:
@@ -49,7 +46,7 @@ def _stamp() -> str:
 
 
 CACHE_DIR: str = str(_base_dir() / _stamp())
-CACHE: bool = _enabled()
+CACHE: bool = cache_enabled()
 
 
 class _Locator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
@@ -85,7 +82,10 @@ class _FastLoadCache(caching.FunctionCache):
     def load_overload(self, sig: Any, target_context: Any) -> Any:
         rtsys.initialize(target_context)
         with self._guard_against_spurious_io_errors():
-            return self._load_overload(sig, target_context)  # type: ignore[no-untyped-call]
+            loaded = self._load_overload(sig, target_context)  # type: ignore[no-untyped-call]
+        if loaded is None and probing():
+            raise NotCompiledError(sig)
+        return loaded
 
 
 _FAST_LOAD = all(

@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _thread_policy as policy
+from .._background_compile import parallel_ready
 from . import _kernels as kern
 from ._canonical import _Canon, _canon, _rest, _split
 
@@ -49,8 +50,10 @@ def _parallel(size: int) -> bool:
 
 def _launch(serial: Any, parallel: Any, par: bool, *args: Any) -> None:
     """Run ``parallel(*args)`` (timed by the thread policy, one launch at a time) or
-    ``serial(*args)``: the same bits either way."""
-    if par:
+    ``serial(*args)``: the same bits either way. A parallel variant not compiled yet for
+    these argument types compiles in a helper process while the serial one runs
+    (``_background_compile``)."""
+    if par and parallel_ready(parallel, args):
         with _LOCK:
             policy.timed_launch(parallel, _threads(), *args)
         return

@@ -1,0 +1,97 @@
+"""A program's first run: order-free reductions are served by numpy's loops while a helper
+process compiles their kernels (``typedtensor/_backend/_background_compile.py``); each case
+runs in a fresh process with an empty kernel cache."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+_PROGRAM = """
+import time, warnings
+import numpy as np
+import typedtensor as tt
+from typedtensor._backend import _background_compile as bg
+
+a = np.random.default_rng(3).standard_normal((512, 256)).astype(np.float32)  # 512 KB
+a[7, 5] = np.nan
+t = tt.asarray(a)
+filters = list(warnings.filters)
+first = t.max(axis=1)  # the direct kernels' range: numpy serves while the kernel compiles
+print("served_at_once", bool(bg._done) is False and bool(bg._worker))
+np.testing.assert_array_equal(np.asarray(first), a.max(axis=1))
+deadline = time.monotonic() + 600
+recorded = []
+while not bg._done and time.monotonic() < deadline:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        np.nanmax(np.full(4, np.nan))
+    recorded.append(sum("All-NaN" in str(w.message) for w in caught))
+    np.testing.assert_array_equal(np.asarray(t.max(axis=1)), a.max(axis=1))
+    time.sleep(0.01)
+print("compiled", bool(bg._done))
+print("warnings_each_round_one", set(recorded) <= {1})
+print("filters_restored", warnings.filters == filters)
+np.testing.assert_array_equal(np.asarray(t.max(axis=1)), a.max(axis=1))  # the kernel now
+"""
+
+_SECOND = """
+import numpy as np
+import typedtensor as tt
+from typedtensor._backend import _background_compile as bg
+
+a = np.random.default_rng(3).standard_normal((512, 256)).astype(np.float32)
+np.testing.assert_array_equal(np.asarray(tt.asarray(a).max(axis=1)), a.max(axis=1))
+print("kernels_from_first_call", bool(bg._done) and not bg._worker)
+"""
+
+_PROBE = """
+import numpy as np
+from typedtensor._backend._numba import _kernels as kern
+from typedtensor._backend._numba._cache import NotCompiledError, cache_only
+
+x = np.ones((4, 8), np.float64)
+part = np.empty((4, 1), np.float64)
+try:
+    with cache_only():
+        kern.acc_h(x, part, kern.SUM, 0.0, 0.0, 0.0, 1)
+except NotCompiledError:
+    print("raised")
+kern.acc_h(x, part, kern.SUM, 0.0, 0.0, 0.0, 1)  # outside the block: compiles
+print(part.ravel().tolist())
+"""
+
+
+def _run(code: str, cache: Path) -> list[str]:
+    env = {**os.environ, "TYPEDTENSOR_NUMBA_CACHE_DIR": str(cache)}
+    for name in (
+        "TYPEDTENSOR_NUMBA_PARALLEL",
+        "TYPEDTENSOR_NUMBA_BACKGROUND",
+        "TYPEDTENSOR_BACKEND",
+    ):
+        env.pop(name, None)
+    r = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=900
+    )
+    assert r.returncode == 0, r.stderr
+    return r.stdout.split("\n")
+
+
+def test_numpy_serves_while_the_helper_compiles_then_the_kernels_run(tmp_path: Path) -> None:
+    """With an empty cache the first call is numpy's (a helper process started), results
+    equal numpy's throughout, the foreground's warnings are untouched by the compile, and a
+    second program with the now warm cache runs the kernels from its first call."""
+    out = _run(_PROGRAM, tmp_path)
+    assert "served_at_once True" in out
+    assert "compiled True" in out
+    assert "warnings_each_round_one True" in out
+    assert "filters_restored True" in out
+    assert "kernels_from_first_call True" in _run(_SECOND, tmp_path)
+
+
+def test_cache_only_raises_instead_of_compiling(tmp_path: Path) -> None:
+    out = _run(_PROBE, tmp_path)
+    assert out[0] == "raised"
+    assert out[1] == "[8.0, 8.0, 8.0, 8.0]"
