@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Generic, TypeVar
 
-from .dimexpr import DimExpr, Relation, Symbol, expr_maker, expr_reader, product, relation
+from .dimexpr import DimExpr, Relation, Symbol, product, relation
+from .dimexpr_convert import expr_maker, expr_reader
 from .errors import ShapeMismatchError
 
 __all__ = ["DimItems"]
