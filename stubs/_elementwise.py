@@ -327,6 +327,11 @@ def render_binary_method(op: str, reflected: bool, indent: str) -> str:
     else:
         rank0 = f"self, other: {tensor(same_dt, [])}"
         out.append(_ov(indent, name, rank0, tensor(same_res, sh)))
+    # an operand with an Any dim that no earlier overload took: a broadcast form below would
+    # be pyright's first match and stand (its TypeVars undecidable), solving ``*_Rest`` from
+    # both sides (``(1,) == (Any, 1)`` gave ``(1, Never)``); one plain overload per position
+    for i in range(ANY_DIM_POSITIONS):
+        out.append(_ov(indent, name, f"self, other: {any_dim_operand([(-1, i)])}", ANY_TENSOR))
     for form in shape_forms():
         if compare:
             me, other, res = receiver("Any", form.me), tensor("Any", form.other), "bool_"

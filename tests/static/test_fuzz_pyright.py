@@ -9,8 +9,9 @@ and constructors, each result revealed.
 Pyright checks the module once; each program then runs with concrete sizes for its ``Any`` and
 TypeVar dims (a TypeVar's size is substituted into the revealed type). Asserted: every exact
 dtype pyright reveals is the run-time dtype, every exact shape (all dims ``Literal`` or a bound
-TypeVar) the run-time shape, a statement that raises at run time gets no exact answer (in a
-program without ``Any``), and no statement that runs gets a pyright error (no false errors).
+TypeVar) the run-time shape, no ``Never`` dim for a statement that runs, a statement that
+raises at run time gets no exact answer (in a program without ``Any``), and no statement that
+runs gets a pyright error (no false errors).
 
 The default run checks ``PROGRAMS`` programs (about a minute); ``TYPEDTENSOR_PYRIGHT_FUZZ=<n>`` checks
 ``n`` programs per seed and ``TYPEDTENSOR_PYRIGHT_FUZZ_SEEDS=<k>`` ``k`` seeds (docs/stubs.md).
@@ -286,6 +287,8 @@ def check(seed: int, n: int, tmp: Path) -> tuple[list[str], dict[str, int]]:
             counts["ran"] += 1
             if (p, s) in errors:
                 problems.append(f"{where_}, runs, but pyright reports {errors[(p, s)]}")
+            if "Never" in types.get((p, s), ""):  # a dim no size has: wrong, not unknown
+                problems.append(f"{where_}, runs, but pyright's type has Never")
             if dtype is not None:
                 counts["exact dtype"] += 1
                 if dtype != result[0]:

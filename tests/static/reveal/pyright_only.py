@@ -77,6 +77,7 @@ def any_dim_against_literal_one(
     k: Tensor[tt.float64, L[4], L[1]],
     m: Tensor[tt.float64, L[4], Any],
     v: Tensor[tt.float64, L[1]],
+    n: Tensor[tt.float64, Any, L[1]],
 ) -> None:
     # a literal 1 against an Any dim: the run-time dim is the Any one (a - b can be (5, 3))
     assert_type(a - b, Any)
@@ -84,6 +85,9 @@ def any_dim_against_literal_one(
     assert_type(a == b, Any)
     assert_type(k - m, Any)
     assert_type(v * b, Unknown)
+    # a rank-1 receiver's 1 against a longer operand with an Any dim (was ``(1, Never)``)
+    assert_type(v == n, Unknown)
+    assert_type(v - n, Unknown)
     # sound precision stays: an Any dim against a literal 3, or against the same Any
     assert_type(b - a, Tensor[tt.float64, Any, L[3]])
     assert_type(c - b, Tensor[tt.float64, Any, L[3]])
