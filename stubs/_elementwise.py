@@ -227,6 +227,27 @@ GUARDS = (
 )
 
 
+#: how many leading dims ``any_dim_operand`` looks at (the unknown-rank guard takes the rest)
+ANY_DIM_POSITIONS = 8
+
+
+def any_dim_operand(positions: Sequence[Sequence[int]] | None = None) -> str:
+    """An operand with an ``Any`` dim (only ``Any`` fits ``_UnknownDim``): one ``Tensor`` per
+    position from the left, any rank, or, with ``positions``, per (rank, position) pair.
+
+    A function's overload whose TypeVars are solved from its first operand keeps that
+    operand's ``Literal[1]`` against a later operand's ``Any`` (pyright cannot decide the
+    typing spec's ambiguity step for a parameter with a TypeVar, and keeps the first match:
+    ``maximum((1, 3), (Any, 3))`` would be ``(1, 3)``, the run time ``(5, 3)``); an overload
+    that takes such an operand first gives the unknown type instead (docs/stubs.md)."""
+    pairs = positions or [(-1, i) for i in range(ANY_DIM_POSITIONS)]
+    out = []
+    for rank, i in pairs:
+        rest = ["Unpack[tuple[Any, ...]]"] if rank < 0 else ["Any"] * (rank - i - 1)
+        out.append(tensor("Any", ["Any"] * i + ["_UnknownDim"] + rest))
+    return " | ".join(out)
+
+
 def render_operator_typevars() -> str:
     """The guard's TypeVars (module level of ``_tensor.pyi``)."""
     return "\n".join(f'_E{i} = TypeVar("_E{i}")' for i in range(8))
@@ -315,6 +336,11 @@ def render_binary_method(op: str, reflected: bool, indent: str) -> str:
     else:
         rank0 = f"self, other: {tensor(same_dt, [])}"
         out.append(_ov(indent, name, rank0, tensor(same_res, sh)))
+    # an operand with an Any dim that no earlier overload took: a broadcast form below would
+    # be pyright's first match and stand (its TypeVars undecidable), solving ``*_Rest`` from
+    # both sides (``(1,) == (Any, 1)`` gave ``(1, Never)``); one plain overload per position
+    for i in range(ANY_DIM_POSITIONS):
+        out.append(_ov(indent, name, f"self, other: {any_dim_operand([(-1, i)])}", ANY_TENSOR))
     for form in shape_forms():
         if compare:
             me, other, res = receiver("Any", form.me), tensor("Any", form.other), "bool_"

@@ -20,6 +20,7 @@ from ._elementwise import (
     _ov,
     _same_operand,
     _unary_fn,
+    any_dim_operand,
     spell,
     tensor,
 )
@@ -152,9 +153,11 @@ def render_binary_functions() -> dict[str, str]:
     ):
         a, b = ("x", "y") if name == "where" else ("a", "b")
         guards = [f"{b}: {GUARDS[0]}", f"{b}: {GUARDS[1]}"]
+        guards += [f"{b}: {any_dim_operand()}"]  # the first operand's dims would stand
         if name == "where":
             guards += [f"condition: {GUARDS[1]}, {a}: Operand, {b}: Operand"]
             guards += [f"condition: Operand, {a}: {GUARDS[1]}, {b}: Operand"]
+            guards += [f"condition: Operand, {a}: {any_dim_operand()}, {b}: Operand"]
         text = []
         for guard in guards:
             cond = "condition: Operand, " if name == "where" else ""

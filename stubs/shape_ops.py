@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from typedtensor import _rules as rules
 
-from ._elementwise import _same_operand
+from ._elementwise import _same_operand, any_dim_operand
 from ._render_dtypes import dtype_form
 from ._render_forms import MAX_RANK, _dims, _lit, _spellings, gradual_params
 
@@ -275,6 +275,11 @@ def matmul_overloads(name: str, left: str, right: str, fallback: tuple[str, str]
         f"def {name}({param(left, fa)}, {right}: {guard}) -> {unknown}: ...",
         f"def {name}({left}: {any_dtype}, {param(right, fb)}) -> {unknown}: ...",
         f"def {name}({param(left, fa)}, {right}: {any_dtype}) -> {unknown}: ...",
+        # a batch dim the right operand shares with the left is solved from the left: an
+        # ``Any`` there against the left's ``Literal[1]`` (``(1, 2, 3) @ (Any, 3, 4)``) would
+        # keep the 1 (``any_dim_operand``)
+        f"def {name}({left}: {_t('Any', ['Any'] * 3 + [UNKNOWN])}, "
+        f"{right}: {any_dim_operand([(3, 0), (4, 0), (4, 1)])}) -> {unknown}: ...",
     ]
     for a, b in MATMUL_RANKS:
         lnames, rnames = _matmul_names(a, b)

@@ -3,12 +3,15 @@
 A seeded generator writes small programs (functions over tensors of random dtypes, ``Any``
 included, ranks 0..6, ``Literal``/``Any``/TypeVar dims) that chain operators (tensor-tensor,
 Python scalars on both sides), reductions (methods and ``tt.`` functions, ``axis`` ints and
-tuples, ``keepdims``, ``dtype=``), shape operations and constructors, each result revealed.
+tuples, ``keepdims``, ``dtype=``), the broadcasting functions (``tt.maximum``/``minimum``/``where``,
+Python scalars among their operands), matrix products (``@``, ``tt.matmul``), shape operations
+and constructors, each result revealed.
 Pyright checks the module once; each program then runs with concrete sizes for its ``Any`` and
 TypeVar dims (a TypeVar's size is substituted into the revealed type). Asserted: every exact
 dtype pyright reveals is the run-time dtype, every exact shape (all dims ``Literal`` or a bound
-TypeVar) the run-time shape, a statement that raises at run time gets no exact answer (in a
-program without ``Any``), and no statement that runs gets a pyright error (no false errors).
+TypeVar) the run-time shape, no ``Never`` dim for a statement that runs, a statement that
+raises at run time gets no exact answer (in a program without ``Any``), and no statement that
+runs gets a pyright error (no false errors).
 
 The default run checks ``PROGRAMS`` programs (about a minute); ``TYPEDTENSOR_PYRIGHT_FUZZ=<n>`` checks
 ``n`` programs per seed and ``TYPEDTENSOR_PYRIGHT_FUZZ_SEEDS=<k>`` ``k`` seeds (docs/stubs.md).
@@ -107,6 +110,34 @@ def _shape_op(rng: random.Random, x: str, rank: int) -> str:
     return rng.choice(ops)
 
 
+def _broadcast_fn(rng: random.Random, ranks: dict[str, int]) -> tuple[str, int | None]:
+    """A broadcasting function of two or three operands (``tt.maximum``/``minimum``/``where``,
+    a Python scalar for some), or a matrix product (``@``, ``tt.matmul``); with its rank."""
+    names = list(ranks)
+    x, y, c = rng.choice(names), rng.choice(names), rng.choice(names)
+    if rng.random() < 0.5:  # the parameters that broadcast together (``_partner``)
+        x, y = rng.sample(["a", "b"], 2)
+        c = rng.choice((c, x, y))
+    scalar = rng.choice(("True", "2", "2.5"))
+    r = rng.random()
+    if r < 0.4:
+        name = rng.choice(("maximum", "minimum"))
+        if rng.random() < 0.25:
+            args = (scalar, x) if rng.random() < 0.4 else (x, scalar)
+            return f"tt.{name}({', '.join(args)})", ranks[x]
+        return f"tt.{name}({x}, {y})", max(ranks[x], ranks[y])
+    if r < 0.75:
+        cond = rng.choice((c, f"{c} < {x}", f"{c} != 1"))
+        rank = max(ranks[c], ranks[x])
+        if rng.random() < 0.25:
+            args = (scalar, x) if rng.random() < 0.4 else (x, scalar)
+            return f"tt.where({cond}, {', '.join(args)})", rank
+        return f"tt.where({cond}, {x}, {y})", max(rank, ranks[y])
+    if ranks[y] >= 2 and rng.random() < 0.6:  # inner dims that may match: y's partner's
+        y = f"tt.matrix_transpose({y})"
+    return (f"{x} @ {y}" if rng.random() < 0.5 else f"tt.matmul({x}, {y})"), None
+
+
 def program(rng: random.Random) -> Program:
     """A random program: two or three parameters, then five to eight statements."""
     first = _dims(rng)
@@ -128,9 +159,11 @@ def program(rng: random.Random) -> Program:
             op = rng.choice(OPERATORS[:6])
             expr = f"{scalar} {op} {x}" if rng.random() < 0.4 else f"{x} {op} {scalar}"
             rank = ranks[x]
-        elif r < 0.85:
+        elif r < 0.7:
             expr = _reduction(rng, x, ranks[x])
             rank = None
+        elif r < 0.85:
+            expr, rank = _broadcast_fn(rng, ranks)
         elif r < 0.95:
             expr = _shape_op(rng, x, ranks[x])
             rank = None
@@ -254,6 +287,8 @@ def check(seed: int, n: int, tmp: Path) -> tuple[list[str], dict[str, int]]:
             counts["ran"] += 1
             if (p, s) in errors:
                 problems.append(f"{where_}, runs, but pyright reports {errors[(p, s)]}")
+            if "Never" in types.get((p, s), ""):  # a dim no size has: wrong, not unknown
+                problems.append(f"{where_}, runs, but pyright's type has Never")
             if dtype is not None:
                 counts["exact dtype"] += 1
                 if dtype != result[0]:

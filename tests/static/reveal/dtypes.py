@@ -1,7 +1,9 @@
 """float16 / complex reductions and ``dtype=``: exact dtypes from the generated overloads.
 
-``dtype=`` naming a typedtensor class gives that class with the shape unknown (the overloads
-do not double for it: docs/stubs.md; the mypy plugin is exact); a numpy dtype or a name gives
+``dtype=`` naming a typedtensor class gives that class: with the shape unknown for the methods
+(their overloads do not double for it: docs/stubs.md; the mypy plugin is exact), with the exact
+shape for the ``tt.`` functions under pyright (``dtype_shapes.py``; the shape unknown under
+mypy without the plugin, so only the dtype is asserted here); a numpy dtype or a name gives
 the unknown tensor, and so does an integer class for ``var``/``std`` (they compute only in a
 float or complex dtype). ``var/std/norm`` of complex are real, ``abs()`` of complex is real.
 """
@@ -50,11 +52,11 @@ def abs_of_unknown(a: AnyTensor) -> None:
 def dtype_argument(x: Tensor[tt.float32, L[2], L[3]]) -> None:
     assert_type(x.sum(dtype=tt.float64), Tensor[tt.float64, Unpack[tuple[Any, ...]]])
     assert_type(x.sum(1, dtype=tt.float16), Tensor[tt.float16, Unpack[tuple[Any, ...]]])
-    assert_type(tt.mean(x, 0, dtype=tt.float64), Tensor[tt.float64, Unpack[tuple[Any, ...]]])
+    assert_type(tt.mean(x, 0, dtype=tt.float64).dtype, type[tt.float64])
     assert_type(x.prod(0, True, dtype=tt.int64), Tensor[tt.int64, Unpack[tuple[Any, ...]]])
-    assert_type(tt.var(x, 0, ddof=1, dtype=tt.float64), Tensor[tt.float64, Unpack[tuple[Any, ...]]])
+    assert_type(tt.var(x, 0, ddof=1, dtype=tt.float64).dtype, type[tt.float64])
     assert_type(x.std(dtype=tt.complex128), Tensor[tt.complex128, Unpack[tuple[Any, ...]]])
-    assert_type(tt.nanstd(x, 1, dtype=tt.float16), Tensor[tt.float16, Unpack[tuple[Any, ...]]])
+    assert_type(tt.nanstd(x, 1, dtype=tt.float16).dtype, type[tt.float16])
     assert_type(x.mean(0, dtype=tt.complex64), Tensor[tt.complex64, Unpack[tuple[Any, ...]]])
     assert_type(x.sum(0, dtype=np.float64), AnyTensor)
     assert_type(tt.sum(x, 0, dtype="float64"), AnyTensor)
@@ -65,7 +67,7 @@ def dtype_argument(x: Tensor[tt.float32, L[2], L[3]]) -> None:
     assert_type(x.mean(dtype=tt.bool_), AnyTensor)
     assert_type(tt.mean(x, 1, dtype=tt.int64), AnyTensor)
     assert_type(tt.nanmean(x, dtype=tt.uint8), AnyTensor)
-    assert_type(tt.nanmean(x, 1, dtype=tt.float64), Tensor[tt.float64, Unpack[tuple[Any, ...]]])
+    assert_type(tt.nanmean(x, 1, dtype=tt.float64).dtype, type[tt.float64])
     assert_type(x.var(0, dtype=tt.int8), AnyTensor)
     assert_type(tt.std(x, dtype=tt.int64), AnyTensor)
     assert_type(tt.nanvar(x, 1, dtype=tt.bool_), AnyTensor)

@@ -77,6 +77,7 @@ def any_dim_against_literal_one(
     k: Tensor[tt.float64, L[4], L[1]],
     m: Tensor[tt.float64, L[4], Any],
     v: Tensor[tt.float64, L[1]],
+    n: Tensor[tt.float64, Any, L[1]],
 ) -> None:
     # a literal 1 against an Any dim: the run-time dim is the Any one (a - b can be (5, 3))
     assert_type(a - b, Any)
@@ -84,10 +85,36 @@ def any_dim_against_literal_one(
     assert_type(a == b, Any)
     assert_type(k - m, Any)
     assert_type(v * b, Unknown)
+    # a rank-1 receiver's 1 against a longer operand with an Any dim (was ``(1, Never)``)
+    assert_type(v == n, Unknown)
+    assert_type(v - n, Unknown)
     # sound precision stays: an Any dim against a literal 3, or against the same Any
     assert_type(b - a, Tensor[tt.float64, Any, L[3]])
     assert_type(c - b, Tensor[tt.float64, Any, L[3]])
     assert_type(m - k, Tensor[tt.float64, L[4], Any])
+
+
+def any_dim_in_functions(
+    a: Tensor[tt.float64, L[1], L[3]],
+    b: Tensor[tt.float64, Any, L[3]],
+    x: Tensor[tt.float64, L[1], L[2], L[3]],
+    y: Tensor[tt.float64, Any, L[3], L[4]],
+    w: Tensor[tt.float64, L[1], L[3], L[4]],
+) -> None:
+    # an Any dim after a literal 1 in the first operand: the run-time dim is the Any one
+    assert_type(tt.maximum(a, b), Unknown)
+    assert_type(tt.minimum(a, b), Unknown)
+    assert_type(tt.where(a, b, a), Unknown)
+    assert_type(tt.where(a, a, b), Unknown)
+    assert_type(tt.where(a, b, 2.5), Unknown)
+    assert_type(x @ y, Unknown)
+    assert_type(tt.matmul(x, y), Unknown)
+    # sound precision stays: the Any first (it is the result's), literal shapes
+    assert_type(tt.maximum(b, a), Tensor[tt.float64, Any, L[3]])
+    assert_type(tt.where(b, a, 2.5), Tensor[tt.float64, Any, L[3]])
+    assert_type(tt.maximum(a, a), Tensor[tt.float64, L[1], L[3]])
+    assert_type(x @ w, Tensor[tt.float64, L[1], L[2], L[4]])
+    assert_type(tt.matmul(x, w), Tensor[tt.float64, L[1], L[2], L[4]])
 
 
 def any_dtype_receiver(q: Tensor[Any, L[2], L[2]], z: Tensor[tt.int8, L[2], L[2]]) -> None:
