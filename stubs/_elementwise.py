@@ -200,10 +200,14 @@ def shape_forms() -> list[ShapeForm]:
     """The broadcast forms with a receiver pattern, most common first (each costs pyright a
     receiver match on every call of its operator, so only these): a bias (the receiver's
     last dims), the keepdims results of one axis (-1, 0, 1, rank-polymorphic) and of all axes
-    (ranks 2..4), then a receiver of rank 0 or 1 against a larger operand. Equal shapes and a
+    (ranks 2..4), then a receiver of rank 1 against a larger operand; a rank-0 receiver comes
+    first. Equal shapes and a
     rank-0 operand need no receiver pattern (``Shape``, see ``render_binary_method``)."""
     d0, d1, d2, d3 = (f"_D{i}" for i in range(4))
     forms = [
+        # a rank-0 receiver first: pyright otherwise matches it to the forms below that need
+        # receiver dims, with ``Never`` for them (``b + (1, 1)``: ``(Never, Never)``)
+        _form((), (REST,)),
         _form((REST, d0), (d0,)),
         _form((REST, d0), (REST, ONE)),
         _form((d0, REST), (ONE, REST)),
@@ -213,7 +217,6 @@ def shape_forms() -> list[ShapeForm]:
         _form((REST, d0, d1, d2), (ONE, ONE, ONE)),
         _form((REST, d0, d1, d2, d3), (ONE, ONE, ONE, ONE)),
         _form((d0,), (REST, d0)),
-        _form((), (REST,)),
     ]
     return forms
 

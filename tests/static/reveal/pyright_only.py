@@ -94,6 +94,22 @@ def any_dim_against_literal_one(
     assert_type(m - k, Tensor[tt.float64, L[4], Any])
 
 
+def rank0_receiver_against_ones(
+    b: Tensor[tt.uint64],
+    v4: Tensor[tt.uint64, L[1], L[1]],
+    a: Tensor[Any, L[1]],
+    m: Tensor[tt.uint64, L[2], L[3]],
+) -> None:
+    # a rank-0 receiver against an operand of 1s (was ``(Never, Never)``: a form that needs
+    # receiver dims matched it first)
+    assert_type(b + v4, Tensor[tt.uint64, L[1], L[1]])
+    assert_type(b != v4, Tensor[tt.bool_, L[1], L[1]])
+    assert_type(b < v4, Tensor[tt.bool_, L[1], L[1]])
+    assert_type(b == a, Tensor[tt.bool_, L[1]])
+    assert_type(b * m, Tensor[tt.uint64, L[2], L[3]])
+    assert_type(m * b, Tensor[tt.uint64, L[2], L[3]])
+
+
 def any_dim_in_functions(
     a: Tensor[tt.float64, L[1], L[3]],
     b: Tensor[tt.float64, Any, L[3]],
