@@ -6,6 +6,7 @@ encountered in ..."; ``np.errstate`` applies). The values are the backends' own.
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 import warnings
@@ -38,6 +39,7 @@ def with_numpy_warnings(run: Run, name: str, shape: tuple[int, ...], axes: tuple
 
 
 def _warning_first(message: str, run: Run) -> Run:
+    @functools.wraps(run)  # the runner's identity (its module names the route) is kept
     def warned(a: Any, params: dict[str, Any]) -> Any:
         _warn(message)
         return run(a, params)
@@ -46,6 +48,7 @@ def _warning_first(message: str, run: Run) -> Run:
 
 
 def _checking_dof(run: Run, count: int) -> Run:
+    @functools.wraps(run)
     def checked(a: Any, params: dict[str, Any]) -> Any:
         if count - params["correction"] > 0:
             return run(a, params)
@@ -59,6 +62,7 @@ def _checking_dof(run: Run, count: int) -> Run:
 
 
 def _checking_negative_p(run: Run) -> Run:
+    @functools.wraps(run)
     def checked(a: Any, params: dict[str, Any]) -> Any:
         p = params.get("p")
         if p is not None and p < 0 and not np.all(a):  # a zero: |0| ** p divides by zero
