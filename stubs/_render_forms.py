@@ -81,6 +81,33 @@ def unknown_rank_kept(single: bool) -> Form:
     return Form(("Unpack[_Sh]",), "None", True, (f"Unpack[tuple[{one}, ...]]",))
 
 
+#: Tuples of up to this many axes accept every order of their axes (``(2, 0)``, ``(1, 0, 3)``);
+#: a tuple of four (24 orders) only the sorted one. docs/stubs.md, "Unsorted axis tuples",
+#: has what each choice cost pyright.
+UNSORTED_MAX_AXES = 3
+
+
+def tuple_forms(r: int, single: bool) -> list[Form]:
+    """The overloads of the tuples of two or more literal axes of a rank-``r`` receiver.
+
+    One per set of dims and ``keepdims`` (the result is ``reduce_shape`` of the set); its
+    ``axis`` is the union of the set's orders (sorted first; every order up to
+    ``UNSORTED_MAX_AXES`` axes), each axis in both spellings (``(0, -1)``, ``(-1, 0)``).
+    Each order names every dim of the set once, so a duplicate dim is never accepted.
+    """
+    dims = tuple(_dims(r))
+    forms: list[Form] = []
+    for n in range(2, r + 1):
+        for combo in itertools.combinations(range(r), n):
+            orders = itertools.permutations(combo) if n <= UNSORTED_MAX_AXES else [combo]
+            axis = " | ".join(
+                f"tuple[{', '.join(_lit(_spellings(d, r)) for d in order)}]" for order in orders
+            )
+            for k in (False, True):
+                forms.append(Form(dims, axis, k, _reduced(dims, combo, k, single)))
+    return forms
+
+
 def valid_forms(spec: rules.ReductionSpec) -> Iterator[Form]:
     """Overloads (of the ``tt.`` functions) for every literal axis the rules accept.
 
@@ -109,12 +136,7 @@ def valid_forms(spec: rules.ReductionSpec) -> Iterator[Form]:
                 yield Form(rdims, " | ".join(parts), k, _reduced(rdims, d, k, single))
     if not single:
         for r in range(2, MAX_RANK + 1):
-            rdims = tuple(_dims(r))
-            for n in range(2, r + 1):
-                for combo in itertools.combinations(range(r), n):
-                    axis_t = ", ".join(_lit(_spellings(d, r)) for d in combo)
-                    for k in kd:
-                        yield Form(rdims, f"tuple[{axis_t}]", k, _reduced(rdims, combo, k, single))
+            yield from tuple_forms(r, single)
     # rank-polymorphic axis=0 / axis=-1 (symbolic and variadic receivers, ranks above 4)
     for axis, dims in ((0, ("_D0", "Unpack[_Rest]")), (-1, ("Unpack[_Rest]", "_DL"))):
         for k in kd:
@@ -343,15 +365,7 @@ def rank_forms(spec: rules.ReductionSpec, r: int, params: Sequence[Param]) -> li
             parts.append(f"tuple[{_lit(_spellings(d, r))}]")
         for k in (False, True):
             singles.append(Form(dims, " | ".join(parts), k, _reduced(dims, d, k, single)))
-    tuples: list[Form] = []
-    if not single:
-        for n in range(2, r + 1):
-            for combo in itertools.combinations(range(r), n):
-                axis_t = ", ".join(_lit(_spellings(d, r)) for d in combo)
-                for k in (False, True):
-                    tuples.append(
-                        Form(dims, f"tuple[{axis_t}]", k, _reduced(dims, combo, k, single))
-                    )
+    tuples = [] if single else tuple_forms(r, single)
     empty = [] if single else [Form(dims, "tuple[()]", None, dims)]
     poison = [f for f in poison_forms(spec) if len(f.dims) == r]
     if _axis_defaulted(params):

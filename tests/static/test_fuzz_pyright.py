@@ -84,7 +84,7 @@ def _axis(rng: random.Random, rank: int) -> str:
         return rng.choice(("None", "()"))
     if r < 0.6:
         return str(rng.randint(-rank, rank - 1))
-    k = rng.randint(1, min(rank, 3))
+    k = rng.randint(1, min(rank, 4))
     axes = rng.sample(range(rank), k)
     return "(" + ", ".join(str(a - rank if rng.random() < 0.3 else a) for a in axes) + ",)"
 

@@ -46,6 +46,30 @@ def ranks(
     assert_type(x4.max(()), Tensor[tt.bool_, L[2], L[3], L[4], L[5]])
 
 
+def unsorted_tuples(
+    x2: Tensor[tt.int8, L[2], L[3]],
+    x3: Tensor[tt.uint16, L[2], L[3], L[4]],
+    x4: Tensor[tt.float32, L[2], L[3], L[4], L[5]],
+) -> None:
+    # tuples of two or three axes in any order (negative spellings too), keepdims both ways
+    assert_type(x2.sum((1, 0)), Tensor[tt.int64])
+    assert_type(x2.max((-1, 0), keepdims=True), Tensor[tt.int8, L[1], L[1]])
+    assert_type(x3.sum(axis=(2, 0)), Tensor[tt.uint64, L[3]])
+    assert_type(x3.sum((2, 0), keepdims=True), Tensor[tt.uint64, L[1], L[3], L[1]])
+    assert_type(x3.mean((2, -3, 1)), Tensor[tt.float64])
+    assert_type(x3.any((1, 0, 2), True), Tensor[tt.bool_, L[1], L[1], L[1]])
+    assert_type(x4.sum((3, 1)), Tensor[tt.float32, L[2], L[4]])
+    assert_type(x4.var(axis=(0, 1, 3)), Tensor[tt.float32, L[4]])
+    assert_type(x4.var(axis=(3, -4, 1), keepdims=True), Tensor[tt.float32, L[1], L[1], L[4], L[1]])
+    assert_type(x4.min((-1, 2, 0)), Tensor[tt.float32, L[3]])
+    assert_type(x4.norm(2, (1, 0)), Tensor[tt.float32, L[4], L[5]])
+    assert_type(x4.sum((0, 1, 2, 3)), Tensor[tt.float32])
+    # four axes in another order: the unknown type (24 orders), never a wrong exact one
+    assert_type(x4.sum((3, 2, 1, 0)), tt.AnyTensor)
+    # a dim named twice is no set of dims: no exact answer
+    assert_type(x4.sum((0, 1, 0)), tt.AnyTensor)
+
+
 def dtype_rules(
     b: Tensor[tt.bool_, L[2], L[3]],
     i: Tensor[tt.int32, L[2], L[3]],
@@ -90,7 +114,6 @@ def unknown(x: Tensor[tt.float32, L[2], L[3]], a: int, k: bool) -> None:
     # non-literal axis or keepdims: the unknown-shape type, never a wrong exact shape
     assert_type(x.sum(a), tt.AnyTensor)
     assert_type(x.sum(0, k), tt.AnyTensor)
-    assert_type(x.sum((1, 0)), tt.AnyTensor)
 
 
 def out_buffers(
