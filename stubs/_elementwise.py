@@ -378,9 +378,19 @@ def _rejected(op: str, operand: str) -> str:
 
 def _bool_poisons(op: str, indent: str, name: str) -> list[str]:
     """Where numpy rejects a bool_ receiver with a bool operand (a scalar, or a bool_ tensor
-    of its shape) but not every dtype (``b - b``): an ``Any`` receiver's guard first (only
-    ``Any`` fits ``_UnknownDType``; it would match the bool_ pattern), then the poison. After
-    the operand guards (an ``Any`` dtype or an unknown rank never reaches the poison)."""
+    of its shape) but not every dtype (``b - b``): an ``Any`` receiver's guards first (only
+    ``Any`` fits ``_UD`` and ``_UnknownDType``; it would match the bool_ pattern), then the
+    poison. After the operand guards (an ``Any`` dtype or an unknown rank never reaches the
+    poison).
+
+    The first guard answers an ``Any``-dtype receiver with a bool_ tensor (the unknown shape).
+    Such a receiver makes every overload it fits a *possible* match, the poison included, and
+    when their answers differ pyright reports all of them, the poison's deprecation too (a
+    false error: ``Tensor[Any, L[1]] - Tensor[bool_, Any]``). Pyright stops at a possible match
+    whose parameters it cannot compare with every materialization of the arguments (a type
+    variable in them: ``_UD``, ``*_Sh``) and takes the first one: this guard, whose answer is
+    sound for any operand shape. The second guard keeps the receiver's shape for a Python
+    bool and for a tensor operand of another dtype."""
     rejected = [
         _binary_fn(op, k)[rules.DTYPE_NAMES.index("bool")] is None for k in ("bool", "same")
     ]
@@ -388,7 +398,10 @@ def _bool_poisons(op: str, indent: str, name: str) -> list[str]:
         return []
     guard = "self: Tensor[_UnknownDType, Unpack[_Sh]], other: bool | Tensor[Any, Unpack[_Sh]]"
     poison = "self: Tensor[bool_, Unpack[_Sh]], other: bool | Tensor[bool_, Unpack[_Sh]]"
+    # an ``Any`` receiver with a bool_ tensor: the unknown shape (docstring)
+    any_with_bool = "self: Tensor[_UD, Unpack[_Sh]], other: Tensor[bool_, Unpack[_Rest]]"
     return [
+        _ov(indent, name, any_with_bool, ANY_TENSOR),
         _ov(indent, name, guard, "Tensor[Any, Unpack[_Sh]]"),
         # the guard's answer: an ``Any`` receiver that also fits here is not ambiguous
         _poison(indent, name, poison, _rejected(op, "bool"), "Tensor[Any, Unpack[_Sh]]"),

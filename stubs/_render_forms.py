@@ -28,6 +28,9 @@ ONE = "Literal[1]"
 #: ``Union[*Rest]``) when a descriptor's ``__get__`` compares it with ``Tensor[DT, _D0, _D1]``,
 #: but no fixed parameter list accepts a ``*Rest`` parameter.
 GRADUAL_PREFIX = 8
+#: The dims of a ``tt.`` function's receiver pattern that only a receiver with a
+#: ``*tuple[Any, ...]`` part (or of rank 8 and more) fits.
+GRADUAL_ANY_DIMS = ("Any",) * GRADUAL_PREFIX + ("Unpack[tuple[_UnknownDim, ...]]",)
 ANY_TENSOR = "Tensor[Any, Unpack[tuple[Any, ...]]]"
 
 
@@ -264,6 +267,10 @@ def ordered_forms(
     tuples = [f for f in valid if f.axis.startswith("tuple[Literal")]
     empty = [f for f in valid if f.axis == "tuple[()]"]
     singles_kept = polymorphic_single_forms(spec, True)
+    # a receiver with a ``*tuple[Any, ...]`` part fits the rank-0 form too, and pyright takes
+    # the first form it fits there: all dims 1, the rank unknown, before the per-rank forms
+    gradual = Form(GRADUAL_ANY_DIMS, "None", True, unknown_rank_kept(spec.single_axis).result)
+    none_kept = [gradual, *none_kept]
     required = [
         Form(f.dims, NONE_REQUIRED, True, f.result)
         for f in none_kept

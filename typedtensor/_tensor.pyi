@@ -95,6 +95,10 @@ class _UnknownDType(DType):
     """No real dtype is this class: ``Tensor[_UnknownDType, ...]`` matches only an ``Any``
     dtype (the elementwise operators' guard against claiming the receiver's dtype for it)."""
 
+#: only an ``Any`` dtype fits it, as ``_UnknownDType``; a type variable, so that pyright's
+#: choice among the overloads an ``Any`` receiver fits stops at its overload (``_bool_poisons``)
+_UD = TypeVar("_UD", bound=_UnknownDType)
+
 #: the elementwise operators' unknown-rank guard (``_E0.._E7`` then ``*tuple[_UnknownDim, ...]``)
 _E0 = TypeVar("_E0")
 _E1 = TypeVar("_E1")
@@ -542,6 +546,8 @@ class Tensor(
         @overload
         def __sub__(self, other: Tensor[Any, _E0, _E1, _E2, _E3, _E4, _E5, _E6, _E7, Unpack[tuple[_UnknownDim, ...]]] | _UnknownDim) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
         @overload
+        def __sub__(self: Tensor[_UD, Unpack[_Sh]], other: Tensor[bool_, Unpack[_Rest]]) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+        @overload
         def __sub__(self: Tensor[_UnknownDType, Unpack[_Sh]], other: bool | Tensor[Any, Unpack[_Sh]]) -> Tensor[Any, Unpack[_Sh]]: ...
         @overload
         @deprecated("numpy's `-` does not take two bool operands (TypeError); use `^` or astype")
@@ -604,6 +610,8 @@ class Tensor(
         def __sub__(self, other: Operand) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
         @overload
         def __rsub__(self, other: np.generic) -> Tensor[Any, Unpack[Shape]]: ...
+        @overload
+        def __rsub__(self: Tensor[_UD, Unpack[_Sh]], other: Tensor[bool_, Unpack[_Rest]]) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
         @overload
         def __rsub__(self: Tensor[_UnknownDType, Unpack[_Sh]], other: bool | Tensor[Any, Unpack[_Sh]]) -> Tensor[Any, Unpack[_Sh]]: ...
         @overload

@@ -16,7 +16,13 @@ def any_dtype(
     ur: Tensor[Any, Unpack[tuple[Any, ...]]],
     b: Tensor[tt.bool_, L[3]],
     x: Tensor[tt.float32, L[3]],
+    m: Tensor[tt.bool_, Any],
+    a1: Tensor[Any, L[1], L[3]],
+    mb: Tensor[tt.bool_, Any, L[3]],
 ) -> None:
+    ur - m
+    a1 - mb
+    u - m
     a - True
     a - b
     b - a

@@ -143,6 +143,39 @@ def any_dtype_receiver(q: Tensor[Any, L[2], L[2]], z: Tensor[tt.int8, L[2], L[2]
     assert_type(z - z, Tensor[tt.int8, L[2], L[2]])
 
 
+def any_dtype_receiver_minus_bool(
+    v: Unknown,
+    w: Tensor[Any, L[1], Unpack[tuple[Any, ...]]],
+    q: Tensor[Any, L[1], L[3]],
+    m: Tensor[tt.bool_, Any],
+    mb: Tensor[tt.bool_, Any, L[3]],
+    bb: Tensor[tt.bool_, L[1], L[3]],
+) -> None:
+    # an Any-dtype receiver minus a bool_ tensor is no bool - bool error (pyright reported the
+    # poison overload's deprecation here, and typed the call Any); the unknown shape: the
+    # receiver's L[1] may broadcast against the operand's Any
+    assert_type(v - m, Unknown)
+    assert_type(w - m, Unknown)
+    assert_type(q - mb, Unknown)
+    assert_type(q - bb, Unknown)
+    assert_type(q - True, Tensor[Any, L[1], L[3]])
+    # a bool_ receiver minus a bool_ tensor is still the error, Any dims or not (mypy without
+    # the plugin does not flag these: fail/operators.py has the cases both checkers report)
+    print(m - m)  # pyright: ignore[reportDeprecated]
+    print(mb - bb)  # pyright: ignore[reportDeprecated]
+    print(bb - bb)  # pyright: ignore[reportDeprecated]
+
+
+def unknown_rank_keepdims(u: Tensor[tt.complex64, Unpack[tuple[Any, ...]]]) -> None:
+    # axis=None, keepdims=True on an unknown rank: every dim 1, the rank unknown (the tt.
+    # functions gave the rank-0 form's Tensor[bool_]; found by the 3 x 300 fuzz)
+    assert_type(tt.any(u, keepdims=True), Tensor[tt.bool_, Unpack[tuple[L[1], ...]]])
+    assert_type(tt.sum(u, None, True), Tensor[tt.complex64, Unpack[tuple[L[1], ...]]])
+    assert_type(tt.norm(u, 2, None, True), Tensor[tt.float32, Unpack[tuple[L[1], ...]]])
+    r6 = tt.zeros((3, 3, 3, 3, 1, 1), tt.int8)
+    assert_type(tt.max(r6, keepdims=True), Tensor[tt.int8, Unpack[tuple[L[1], ...]]])
+
+
 def unknown_rank_operands(u: Tensor[tt.float32, Unpack[tuple[Any, ...]]]) -> None:
     # a tensor-tensor operator on unknown ranks: the unknown-shape Tensor, not plain Any
     assert_type(u + u, Unknown)
