@@ -139,10 +139,14 @@ METHODS: dict[str, object] = {
         )
     },
 }
-#: class attributes that are not methods (a mixin's own bookkeeping)
-_NOT_METHODS = frozenset(
-    {"__module__", "__qualname__", "__doc__", "__slots__", "__annotations__", "__dict__"}
-)
+#: class attributes that are not methods (a class's own bookkeeping: an empty class's
+#: ``__dict__``, ``__weakref__``..., and what a class statement adds, by Python version)
+_NOT_METHODS = frozenset(vars(type("_Empty", (), {}))) | {
+    "__slots__",
+    "__annotations__",
+    "__firstlineno__",
+    "__static_attributes__",
+}
 
 
 def install(cls: type, *families: type, **methods: object) -> None:
