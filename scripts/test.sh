@@ -21,7 +21,8 @@ echo "== generated stubs are fresh"
 .venv/bin/python -m stubs.generate --check
 echo "== mypy --strict (library, plugin, examples; the .py files that stubs shadow, explicitly)"
 .venv/bin/mypy --strict typedtensor mypy_plugin/typedtensor_mypy examples/*.py
-.venv/bin/mypy --strict typedtensor/_tensor.py typedtensor/reductions.py typedtensor/_dtypes.py
+.venv/bin/mypy --strict typedtensor/_tensor.py typedtensor/_dtypes.py  # the class as _tensor.py defines it
+.venv/bin/mypy --strict typedtensor/reductions.py  # against the stubs' Tensor (with the methods _tensor_methods installs)
 echo "== the documentation site (mkdocs.yml): no broken link, no unresolved reference"
 NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --quiet --site-dir "$(mktemp -d)"
 echo "== pytest"

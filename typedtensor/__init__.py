@@ -8,6 +8,9 @@ types. Backends are imported on first use: ``import typedtensor`` does not impor
 
 from __future__ import annotations
 
+# the Tensor class's methods that call the function modules, installed before anything runs
+from . import _tensor_methods  # noqa: F401  # isort: skip
+
 # the standard's fft extension (issue #33): tt.fft.fft, tt.fft.rfftn, tt.fft.fftfreq...
 from . import fft
 

@@ -126,7 +126,10 @@ def _plan(
     backend = get_backend()
     if backend == "numba" and result_dtype != rule_dtype.numpy_dtype:
         backend = "numpy"  # the kernels accumulate in the rules' dtype only: numpy's loops
-    if registry.operation(op) is not None:  # a registered family (order statistics)
+    entry = registry.operation(op)
+    if (
+        entry is not None and entry.routes is None
+    ):  # a family bound by the registry (order statistics)
         run = registry.bind(backend, op, a.shape, a.strides, a.dtype, axes, bool(keepdims))
     else:
         run = runner(

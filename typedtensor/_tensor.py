@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Sequence
-from operator import index as _index
-from typing import Any, Generic, Literal, TypeAlias, Union, cast
+from typing import Any, Generic, Literal, TypeAlias, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -23,8 +22,7 @@ from ._dask import is_dask_array as _is_dask_array
 from ._dims import DIM_EXPRESSIONS, annotation_expr
 from ._dtypes import _CLASS_OF_NUMPY_DTYPE, DType, as_dtype_class, dtype_class_of
 from ._errors import ShapeError
-from ._inplace import inplace_operator as _inplace_operator
-from ._tensor_reductions import ReductionMethods
+from ._tensor_api import ProtocolMethods, TensorBase
 from ._ufuncs import apply_ufunc as _apply_ufunc
 
 __all__ = ["AnyTensor", "Axis", "Dim", "L2Variant", "NormMode", "Tensor", "TensorBase", "wrap"]
@@ -99,13 +97,7 @@ class Dim:
         raise TypeError(f"{cls.__name__} is a dim marker for annotations; it has no instances")
 
 
-class TensorBase:
-    """The non-generic base of ``Tensor``, used in operand annotations (see ``Operand``)."""
-
-    __slots__ = ()
-
-
-class Tensor(TensorBase, ReductionMethods, Generic[DT, Unpack[Shape]]):
+class Tensor(ProtocolMethods, Generic[DT, Unpack[Shape]]):
     """An ndarray with its dtype and dims in the type: ``Tensor[tt.float32, L[8], L[10]]``.
 
     Construct with ``tt.asarray``, ``tt.zeros`` and friends, or check a declared shape with
@@ -154,49 +146,6 @@ class Tensor(TensorBase, ReductionMethods, Generic[DT, Unpack[Shape]]):
         """The wrapped ndarray itself (no copy)."""
         return self._data
 
-    # ------------------------------------------------- the Array API standard's attributes
-    def __array_namespace__(self, *, api_version: str | None = None) -> Any:
-        """The Array API namespace of Tensors: the ``typedtensor`` module (standard 2024.12)."""
-        if api_version not in (None, "2024.12", "2023.12", "2022.12", "2021.12"):
-            raise ValueError(f"typedtensor implements the Array API 2024.12, not {api_version!r}")
-        import typedtensor
-
-        return typedtensor
-
-    @property
-    def device(self) -> str:
-        """The device holding the elements: always ``"cpu"``."""
-        return "cpu"
-
-    def to_device(self, device: Any, *, stream: Any = None) -> Tensor[DT, Unpack[Shape]]:
-        """``self`` for the ``"cpu"`` device (the only one); other devices raise."""
-        if device != "cpu":
-            raise ValueError(f"typedtensor tensors live on the 'cpu' device, got {device!r}")
-        return self
-
-    def __dlpack__(
-        self,
-        *,
-        stream: Any = None,
-        max_version: tuple[int, int] | None = None,
-        dl_device: Any = None,
-        copy: bool | None = None,
-    ) -> Any:
-        """The DLPack capsule of the elements (numpy's), for ``from_dlpack`` consumers."""
-        return self._data.__dlpack__(
-            stream=stream, max_version=max_version, dl_device=dl_device, copy=copy
-        )
-
-    def __dlpack_device__(self) -> tuple[Any, int]:
-        """The DLPack device: CPU."""
-        return self._data.__dlpack_device__()
-
-    def __index__(self) -> int:
-        return _index(self._data)
-
-    def __complex__(self) -> complex:
-        return complex(self._data)
-
     # ------------------------------------------- dask (a dask-backed Tensor overrides these)
     @property
     def chunks(self) -> tuple[tuple[int, ...], ...]:
@@ -217,29 +166,6 @@ class Tensor(TensorBase, ReductionMethods, Generic[DT, Unpack[Shape]]):
         from ._dask import from_numpy
 
         return from_numpy(self._data, chunks, **kwargs)
-
-    def __array__(self, dtype: Any = None, copy: bool | None = None) -> npt.NDArray[Any]:
-        if dtype is None and not copy:
-            return self._data
-        return np.array(self._data, dtype=dtype, copy=True if copy else None)
-
-    def item(self) -> Any:
-        """The single element as a Python scalar (``x.sum().item()``)."""
-        return self._data.item()
-
-    def __float__(self) -> float:
-        return float(self._data)
-
-    def __int__(self) -> int:
-        return int(self._data)
-
-    def __bool__(self) -> bool:
-        return bool(self._data)
-
-    def __len__(self) -> int:
-        if self._data.ndim == 0:
-            raise TypeError("len() of a rank-0 tensor")
-        return int(self._data.shape[0])
 
     def __repr__(self) -> str:
         head = ", ".join([self.dtype.__name__, *map(str, self._data.shape)])
@@ -320,97 +246,7 @@ class Tensor(TensorBase, ReductionMethods, Generic[DT, Unpack[Shape]]):
     __rshift__ = _binary_operator(np.right_shift)
     __rrshift__ = _binary_operator(np.right_shift, reflected=True)
 
-    # ------------------------------- in-place: x's buffer, shape and dtype kept (_inplace)
-    __iadd__ = _inplace_operator(np.add, "+=", TensorBase)
-    __isub__ = _inplace_operator(np.subtract, "-=", TensorBase)
-    __imul__ = _inplace_operator(np.multiply, "*=", TensorBase)
-    __itruediv__ = _inplace_operator(np.true_divide, "/=", TensorBase)
-    __ifloordiv__ = _inplace_operator(np.floor_divide, "//=", TensorBase)
-    __imod__ = _inplace_operator(np.remainder, "%=", TensorBase)
-    __ipow__ = _inplace_operator(np.power, "**=", TensorBase)
-    __iand__ = _inplace_operator(np.bitwise_and, "&=", TensorBase)
-    __ior__ = _inplace_operator(np.bitwise_or, "|=", TensorBase)
-    __ixor__ = _inplace_operator(np.bitwise_xor, "^=", TensorBase)
-    __ilshift__ = _inplace_operator(np.left_shift, "<<=", TensorBase)
-    __irshift__ = _inplace_operator(np.right_shift, ">>=", TensorBase)
-    __imatmul__ = _inplace_operator(np.matmul, "@=", TensorBase)
-
-    # -------------------------------------------------------------- shape manipulation
-    @property
-    def T(self) -> Tensor[DT, Unpack[tuple[Any, ...]]]:  # noqa: N802
-        """All dims reversed: ``(8, 3, 4) -> (4, 3, 8)`` (see ``tt.transpose``)."""
-        a = self._data
-        if type(a) is np.ndarray:  # nothing to validate: numpy's view, wrapped
-            t: AnyTensor = _object_new(Tensor)
-            t._data = a.T
-            return t
-        return _manipulation.transpose(self)
-
-    @property
-    def mT(self) -> Tensor[DT, Unpack[tuple[Any, ...]]]:  # noqa: N802
-        """The last two dims swapped: ``(8, 3, 4) -> (8, 4, 3)``; needs rank >= 2."""
-        return _manipulation.matrix_transpose(self)
-
-    def transpose(self, *axes: Any) -> Tensor[DT, Unpack[tuple[Any, ...]]]:
-        """``x.transpose()`` reverses the dims; ``x.transpose(1, 0)`` / ``((1, 0))`` permutes."""
-        a = self._data
-        if type(a) is np.ndarray and axes and type(axes[0]) in _SHAPE_OR_AXES_ARG:
-            try:  # numpy refuses what the rules refuse (bools, floats, non-permutations)
-                t: AnyTensor = _object_new(Tensor)
-                t._data = a.transpose(*axes)
-                return t
-            except (TypeError, ValueError):
-                pass  # the rules say why, below
-        return _manipulation.transpose_method(self, axes)
-
-    def swapaxes(self, axis1: int, axis2: int) -> Tensor[DT, Unpack[tuple[Any, ...]]]:
-        """Swap two dims: ``(8, 3, 4).swapaxes(0, -1) -> (4, 3, 8)``."""
-        return _manipulation.swapaxes(self, axis1, axis2)
-
-    def reshape(self, *shape: Any) -> Tensor[DT, Unpack[tuple[Any, ...]]]:
-        """``x.reshape((8, -1))`` or ``x.reshape(8, -1)``: see ``tt.reshape``."""
-        a = self._data
-        if type(a) is np.ndarray and shape and type(shape[0]) in _SHAPE_OR_AXES_ARG:
-            try:  # numpy refuses what the rules refuse (bools, floats, two -1s, the size)
-                t: AnyTensor = _object_new(Tensor)
-                t._data = a.reshape(*shape)
-                return t
-            except (TypeError, ValueError):
-                pass  # the rules say why, below
-        return _manipulation.reshape_method(self, shape)
-
-    def squeeze(
-        self, axis: int | tuple[int, ...] | None = None
-    ) -> Tensor[DT, Unpack[tuple[Any, ...]]]:
-        """Remove size-1 dims (all, or those at ``axis``): see ``tt.squeeze``."""
-        return _manipulation.squeeze(self, axis)
-
-    # ------------------------------------------------------------ matmul and indexing
-    def __matmul__(self, other: object) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
-        """``self @ other``: see ``tt.matmul``."""
-        return _matmul(self, other)
-
-    def __rmatmul__(self, other: object) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
-        return _matmul(other, self)
-
-    def __getitem__(self, index: object) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
-        """``x[0, 1:, None]``: numpy's indexing, always a Tensor (rank 0 for a full int index)."""
-        a = self._data
-        if type(a) is np.ndarray and (type(index) is tuple or type(index) in _PLAIN_INDEX):
-            try:  # numpy's index as it is (a Tensor item: numpy reads its ndarray, as _getitem)
-                result = a[cast(Any, index)]
-            except (IndexError, TypeError, ValueError):
-                pass  # _getitem: its own call, the rules' explanation for an IndexError
-            else:
-                if type(result) is np.ndarray:  # an element: wrap makes it rank 0
-                    t: AnyTensor = _object_new(Tensor)
-                    t._data = result
-                    return t
-        return _getitem(self, index)
-
-    def __setitem__(self, index: object, value: object) -> None:
-        """``x[1:] = value``: ``value`` must broadcast to the indexed shape."""
-        _setitem(self, index, value)
+    # the shape, indexing, matmul and reduction methods: _tensor_methods.py installs them
 
 
 AnyTensor: TypeAlias = Tensor[Any, Unpack[tuple[Any, ...]]]
@@ -432,18 +268,13 @@ def wrap(value: Any) -> AnyTensor:
         dtype_class_of(value.dtype)  # rejects unsupported dtypes with a clear TypeError
         return _new(value)
     if _is_dask_array(value):  # a lazy result of numpy functions on dask-backed tensors
-        from ._dask.tensor import from_dask_array
+        from ._dask import from_dask
 
-        return from_dask_array(value)
+        return from_dask(value)
     return Tensor(np.asarray(value))
 
 
 _object_new = object.__new__
-#: ``x.reshape``/``x.transpose`` arguments numpy checks as the rules do (an ndarray shape, say,
-#: numpy takes and the rules refuse: those calls take the rules' path)
-_SHAPE_OR_AXES_ARG = (int, tuple, list)
-#: index items numpy takes as they are (``_indexing._PLAIN``)
-_PLAIN_INDEX = frozenset({int, slice, type(None), type(Ellipsis)})
 #: the operands ``_binary`` passes to numpy as they are (Tensors give their ndarray)
 _SCALAR_OR_ARRAY = (bool, int, float, complex, np.bool_, np.number, np.ndarray)
 _PYTHON_SCALARS = frozenset((bool, int, float, complex))
@@ -592,12 +423,3 @@ def _show_one(d: object) -> str:
         annotation_expr(d, _name, _is_marker) if typing.get_origin(d) in DIM_EXPRESSIONS else None
     )
     return str(expr) if expr is not None else _name(d)
-
-
-# shape manipulation lives in its own module, which imports this one: bound after Tensor
-from . import manipulation as _manipulation  # noqa: E402
-
-# the same for the indexing and matmul dunders (an import inside each method cost ~1.7 us a call)
-from ._indexing import getitem as _getitem  # noqa: E402
-from ._indexing import setitem as _setitem  # noqa: E402
-from .linalg import matmul as _matmul  # noqa: E402

@@ -27,7 +27,6 @@ from ._backend._routing import (
 
 if TYPE_CHECKING:
     from ._tensor import AnyTensor, Tensor
-    from ._tensor_reductions import ReductionMethods
 
 __all__ = ["index_method"]
 
@@ -74,7 +73,7 @@ def index_method(ismax: bool, doc: str) -> Callable[..., Tensor[Any, Unpack[tupl
     name = method.__name__
 
     def arg_extreme(
-        self: ReductionMethods,
+        self: AnyTensor,
         axis: int | None = None,
         keepdims: bool = False,
         *,

@@ -1,8 +1,8 @@
-"""The reduction and scan methods of ``Tensor`` (a mixin its class inherits; the stub
-``_tensor.pyi`` declares them on ``Tensor`` itself). Each validates its parameters and calls
-``_reduce``, the one reduction path: a small input's cached plan (``SMALL_PLANS``), else the
-plan cache and the backend (``_reduce_plan.reduce_array``). A dask-backed Tensor overrides
-``_reduce``."""
+"""The reduction and scan methods of ``Tensor`` (``_tensor_methods`` installs this class's
+members on ``Tensor``; the stub ``_tensor.pyi`` declares them on ``Tensor`` itself). Each
+validates its parameters and calls ``_reduce``, the one reduction path: a small input's cached
+plan (``SMALL_PLANS``), else the plan cache and the backend (``_reduce_plan.reduce_array``).
+A dask-backed Tensor overrides ``_reduce``."""
 
 from __future__ import annotations
 

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from . import registry
 from ._numpy_nan import NAN_OPS
 from .norm_finish import l2_denominator, norm_from_power_sum
 
@@ -126,20 +127,6 @@ def _argmin(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any
     return _arg(np.argmin, a, axes, keepdims, dtype)
 
 
-def _logsumexp(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]) -> Array:
-    x = a.astype(dtype, copy=False)
-    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
-        if _count(a, axes) == 0:
-            return np.full(_shape(a, axes, keepdims), -np.inf, dtype=dtype)
-        # complex: shifted by the largest real part (exp(x - m) stays <= 1 in modulus), so
-        # the result is the principal log of sum(exp(x))
-        m = np.max(x.real if x.dtype.kind == "c" else x, axis=axes, keepdims=True)
-        m = np.where(np.isfinite(m), m, 0).astype(dtype)
-        s = np.sum(np.exp(x - m), axis=axes, keepdims=True)
-        r: Array = (np.log(s) + m).astype(dtype)
-    return r if keepdims else r.reshape(_shape(a, axes, False))
-
-
 def _norm(
     a: Array,
     axes: tuple[int, ...],
@@ -210,7 +197,6 @@ _OPS: dict[str, Any] = {
     "std": _std,
     "argmax": _argmax,
     "argmin": _argmin,
-    "logsumexp": _logsumexp,
     "norm": _norm,
     "l2_normalize": _l2_normalize,
     **NAN_OPS,
@@ -226,5 +212,11 @@ def reduce(
     **params: Any,
 ) -> Array:
     """Run reduction ``op`` (a name from the reduction table; norm modes arrive as ``norm``)."""
-    result: Array = _OPS[op](a, axes, keepdims, dtype, **params)
+    fn = _OPS.get(op)
+    if fn is None:  # an op of a family in the registry (logsumexp)
+        routes = registry.routes(op)
+        if routes is None:
+            raise KeyError(op)
+        fn = routes.backend
+    result: Array = fn(a, axes, keepdims, dtype, **params)
     return result

@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _rules as rules
-from . import _numpy
+from . import _numpy, registry
 from .norm_finish import l2_denominator
 
 __all__ = ["Run", "numpy_runner"]
@@ -158,30 +158,6 @@ def _l2_normalize_runner(axes: tuple[int, ...], dtype: np.dtype[Any]) -> Run:
     return l2_normalize
 
 
-def _logsumexp_runner(
-    axes: tuple[int, ...], shape: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]
-) -> Run:
-    """logsumexp of float32/float64 over a non-empty reduction: the numpy backend's calls
-    (max, shift by the finite max, exp, sum, log) under its error state."""
-    max_reduce: Any = np.maximum.reduce
-    add_reduce: Any = np.add.reduce
-    switch, quiet_state = _ERRSTATE, _quiet_state
-    kept = tuple(d for i, d in enumerate(shape) if i not in axes)
-
-    def logsumexp(a: Array, params: dict[str, Any]) -> Array:
-        token = switch.set(quiet_state(_OVER_INVALID_DIVIDE))
-        try:
-            m = max_reduce(a, axes, None, None, True)
-            m = np.where(np.isfinite(m), m, 0).astype(dtype)
-            total = add_reduce(np.exp(a - m), axes, None, None, True)
-            r = (np.log(total) + m).astype(dtype)
-        finally:
-            switch.reset(token)
-        return r if keepdims else r.reshape(kept)  # type: ignore[no-any-return]
-
-    return logsumexp
-
-
 def _moments_take(op: str, input_dtype: np.dtype[Any] | None, dtype: np.dtype[Any]) -> bool:
     """Does ``_moments_runner`` give ``op`` of ``input_dtype`` in ``dtype``? (No ``== None``:
     numpy reads None as float64.)"""
@@ -298,15 +274,17 @@ def numpy_runner(
             otherwise = _generic_runner(op, axes, keepdims, dtype, zero_d)
             return _norm_runner(axes, keepdims, zero_d, otherwise, complex_input=True)
         prepare = _as_float_input(op, input_dtype, dtype)
+        routes = registry.routes(op)  # an op of a family in the registry (logsumexp)
+        family_runner = None if routes is None else routes.numpy_runner
         if (
-            op in ("norm", "logsumexp", "l2_normalize")
+            (op in ("norm", "l2_normalize") or family_runner is not None)
             and shape is not None
             and _ERRSTATE is not None
             and prepare is not None
             and all(shape[d] for d in axes)
         ):
-            if op == "logsumexp":
-                run = _logsumexp_runner(axes, shape, keepdims, dtype)
+            if family_runner is not None:
+                run = family_runner(axes, shape, keepdims, dtype)
             elif op == "l2_normalize":
                 run = _l2_normalize_runner(axes, dtype)
             else:

@@ -10,7 +10,10 @@ once, with:
   (the reference runs instead);
 - ``dask``: how a dask-backed Tensor reduces it (``"one_chunk"``: the reduced axes are
   rechunked into one chunk and each block runs the in-memory runner; a tree reduction would
-  name its partial and merge here).
+  name its partial and merge here; ``"tree"``: the tree of ``_dask/reductions.py``);
+- ``routes`` (the older families, ``logsumexp_family.py`` first): the code paths that
+  ``_routing.runner`` chooses among per plan (``Routes``), looked up by the backends' tables
+  through ``routes(name)``; such an op is routed, not bound.
 
 ``bind(backend, name, shape, strides, dtype, axes, keepdims)`` returns the runner
 ``run(a, params) -> ndarray`` for one plan and caches it: a plan binds once, every later call
@@ -25,6 +28,7 @@ with the same key is one dict lookup. The family modules are imported on first u
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -45,7 +49,26 @@ NumbaBinder = Callable[
 
 #: the family modules, imported on the first ``operation`` or ``bind``: adding a family adds
 #: its module here
-FAMILIES: tuple[str, ...] = ("typedtensor._backend.order_statistics",)
+FAMILIES: tuple[str, ...] = (
+    "typedtensor._backend.order_statistics",
+    "typedtensor._backend.logsumexp_family",
+)
+
+
+@dataclass(frozen=True)
+class Routes:
+    """The code of an op that ``_routing.runner`` routes (by the crossover tables and the
+    thread policy) instead of ``bind``: ``backend``, the numpy backend's function
+    ``(a, axes, keepdims, dtype, **params)``; ``numpy_runner``, numpy's runner of a float
+    input over a non-empty reduction ``(axes, shape, keepdims, dtype) -> run``; ``numba`` and
+    ``direct``, ``"module:function"`` names (imported on first use: numba is imported only
+    when they run) of the numba backend's function and of the plan-bound kernels' builder
+    (``_numba.direct``'s signature)."""
+
+    backend: Callable[..., Array]
+    numpy_runner: Callable[..., Run] | None = None
+    numba: str | None = None
+    direct: str | None = None
 
 
 @dataclass(frozen=True)
@@ -59,6 +82,8 @@ class Operation:
     dask: str = "one_chunk"
     #: fixed parameters the runners get with every call's (``nanmedian``: ``skip_nan``)
     options: tuple[tuple[str, Any], ...] = ()
+    #: the routed code paths of an op of the older families (``Routes``); ``None``: ``bind``
+    routes: Routes | None = None
 
 
 OPERATIONS: dict[str, Operation] = {}
@@ -87,6 +112,20 @@ def operation(name: str) -> Operation | None:
     """The registered operation ``name``, or ``None`` (``operation("median").name == "median"``)."""
     _load()
     return OPERATIONS.get(name)
+
+
+def routes(name: str) -> Routes | None:
+    """The routed code paths of operation ``name`` (``routes("logsumexp").backend``), or
+    ``None`` (not registered, or bound by ``bind``)."""
+    op = operation(name)
+    return None if op is None else op.routes
+
+
+@functools.cache
+def resolve(ref: str) -> Any:
+    """The function a ``Routes`` field names: ``"typedtensor._backend.x:f"`` -> ``x.f``."""
+    module, _, attr = ref.partition(":")
+    return getattr(importlib.import_module(module), attr)
 
 
 def bind(

@@ -211,7 +211,7 @@ class DaskTensor(Tensor[Any, Unpack[tuple[Any, ...]]]):
             params = {**params, "mode": rules.REDUCTIONS[name].norm_mode}
         if name == "l2_normalize":
             result = reductions.l2_normalize_dask(arr, axes, params)
-        elif registry.operation(name) is not None:  # order statistics: one chunk per slice
+        elif getattr(registry.operation(name), "dask", None) == "one_chunk":  # order statistics
             result = registry_one_chunk(arr, name, axes, keep, result_dtype)
         else:
             result = reductions.reduce_dask(arr, name, axes, keep, params, dtype=named)

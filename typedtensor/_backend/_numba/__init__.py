@@ -27,6 +27,7 @@ import numpy.typing as npt
 
 from ... import _rules as rules
 from .. import _numpy as _ref
+from .. import registry
 from .._layouts import kernel_dtype
 from ..norm_finish import l2_denominator, norm_from_power_sum
 from . import _kernels as kern
@@ -140,22 +141,6 @@ def _std(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any, correction
         return np.asarray(np.sqrt(v))
 
 
-def _logsumexp(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any) -> Array:
-    c = _canon(a, axes)
-    groups = c.groups
-    k, o, r, i = _split(groups)
-    z0 = np.float32(0) if a.dtype == np.float32 else np.float64(0)
-    m, s = _stage_lse(c.b.reshape(o, r, i), z0)
-    groups = _rest(groups, k)
-    if any(red for _, red in groups):
-        shp = [g for g, _ in groups]
-        rax = tuple(j for j, (_, red) in enumerate(groups) if red)
-        m, s = _lse_merge(m.reshape(shp), s.reshape(shp), rax)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        res = m + np.log(s)
-    return _finish(c, a, axes, keepdims, dtype, res)
-
-
 def _arg(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: Any, ismax: bool) -> Array:
     if len(axes) != 1 or a.ndim == 1:  # every axis: index into the C-order flattening
         x = np.ascontiguousarray(a).reshape(1, -1)
@@ -250,7 +235,6 @@ _OPS: dict[str, Callable[..., Array | None]] = {
     "std": _std,
     "argmax": _argmax,
     "argmin": _argmin,
-    "logsumexp": _logsumexp,
     "norm": _norm,
     "l2_normalize": _l2_normalize,
 }
@@ -270,6 +254,10 @@ def reduce(
 
         return reduce_nan(op, a, axes, keepdims, dtype, **params)
     fn = _OPS.get(op)
+    if fn is None:  # an op of a family in the registry (logsumexp)
+        routes = registry.routes(op)
+        if routes is not None and routes.numba is not None:
+            fn = registry.resolve(routes.numba)
     if fn is None or not kernel_dtype(a.dtype):
         return None  # float16 and complex among them: numpy's loops
     if dtype.name != rules.result_dtype(rules.REDUCTIONS[op].dtype_rule, a.dtype.name):

@@ -26,15 +26,14 @@ import numpy as np
 import numpy.typing as npt
 
 from ... import _rules as rules
+from .. import registry
 from .._layouts import kernel_dtype, one_reduced_block
 from ..norm_finish import l2_denominator, norm_from_power_sum
 from . import _kernels as kern
 from ._stages import (
     _WB,
-    _WB_2PASS,
     _WB_VAR,
     _combine_acc,
-    _combine_lse,
     _combine_moments,
     _index_zero,
     _narrow,
@@ -158,32 +157,6 @@ def _moments(o: int, r: int, i: int) -> Callable[[Array], Array]:
     return columns
 
 
-def _logsumexp_parts(o: int, r: int, i: int, z0: Any) -> Callable[[Array], tuple[Array, Array]]:
-    """``_stages._stage_lse``'s serial path: (max, sum of exp(x - max)), with the backend's
-    row segments."""
-    if i == 1:
-        ns = _segments(o, r, 1, o * r, 1 << 14)
-        rb = _rb(r, ns)
-
-        def rows(x: Array) -> tuple[Array, Array]:
-            pm: Array = np.empty((o, ns))
-            ps: Array = np.empty((o, ns))
-            kern.lse_h(x.reshape(o, r), pm, ps, z0, rb)
-            return _combine_lse(pm.reshape(o, ns, 1), ps.reshape(o, ns, 1))
-
-        return rows
-    wb = min(i, _WB_2PASS)
-    ns = _segments(o, r, -(-i // wb), o * r * i, 64)
-
-    def columns(x: Array) -> tuple[Array, Array]:
-        pm: Array = np.empty((o, ns, i))
-        ps: Array = np.empty((o, ns, i))
-        kern.lse_v(x.reshape(o, r, i), pm, ps, z0, wb)
-        return _combine_lse(pm, ps)
-
-    return columns
-
-
 def _float_product(o: int, r: int, i: int, dtype: np.dtype[Any]) -> Callable[[Array], Array]:
     """``_stages._stage_prodf``'s serial path: numpy's order of multiplication."""
     one = dtype.type(1)
@@ -221,6 +194,10 @@ def direct_runner(
     dtype or the op needs the backend's full ``reduce`` (see the module docstring); ``reduce``
     is that full path for the same plan (the norms that are not power sums run it)."""
     make = _BUILDERS.get(op)
+    if make is None:  # an op of a family in the registry (logsumexp)
+        routes = registry.routes(op)
+        if routes is not None and routes.direct is not None:
+            make = registry.resolve(routes.direct)
     if make is None or not kernel_dtype(input_dtype):
         return None
     if dtype.name != rules.result_dtype(rules.REDUCTIONS[op].dtype_rule, input_dtype.name):
@@ -329,17 +306,6 @@ def _arg(ismax: bool) -> Callable[..., _Finish]:
     return make
 
 
-def _logsumexp(block: _Block, kdt: np.dtype[Any], dtype: np.dtype[Any], n: int) -> _Finish:
-    parts = _logsumexp_parts(*block, np.float32(0) if kdt == np.float32 else np.float64(0))
-
-    def finish(x: Array, params: dict[str, Any]) -> Array:
-        m, s = parts(x)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return (m + np.log(s)).astype(dtype, copy=False)
-
-    return finish
-
-
 def _norm(block: _Block, kdt: np.dtype[Any], dtype: np.dtype[Any], n: int) -> _Finish:
     """The backend's ``_norm`` for a finite, non-zero ``p`` (its ``_sumpow``)."""
     zc = kdt.type(0) if kdt.kind == "f" else np.float64(0)
@@ -388,9 +354,10 @@ _BUILDERS: dict[str, Callable[..., _Finish]] = {
     "std": _variance(True),
     "argmax": _arg(True),
     "argmin": _arg(False),
-    "logsumexp": _logsumexp,
     "norm": _norm,
     "l2_normalize": _l2_normalize,
 }
 #: the ops ``direct_runner`` binds
-DIRECT_OPS = frozenset(_BUILDERS)
+DIRECT_OPS = frozenset(_BUILDERS) | {
+    name for name in rules.REDUCTIONS if getattr(registry.routes(name), "direct", None)
+}
