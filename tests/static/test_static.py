@@ -99,5 +99,10 @@ def test_shadowed_modules_still_type_check() -> None:
     # _tensor_mypy.pyi is stub-only (mypy's view of the reduction methods, no runtime module)
     shadowed = [str(p.with_suffix(".py")) for p in stubs if p.with_suffix(".py").exists()]
     assert len(shadowed) == 9
-    result = mypy(["--strict", *shadowed])
-    assert result.returncode == 0, result.stdout + result.stderr
+    # reductions.py calls the methods that _tensor_methods installs on the class: mypy sees
+    # them only through the stubs' Tensor, so it is checked on its own (as scripts/test.sh does)
+    reductions = str(HERE.parent.parent / "typedtensor" / "reductions.py")
+    assert reductions in shadowed
+    for group in ([p for p in shadowed if p != reductions], [reductions]):
+        result = mypy(["--strict", *group])
+        assert result.returncode == 0, result.stdout + result.stderr
