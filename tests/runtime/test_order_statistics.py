@@ -166,3 +166,8 @@ def test_dask_median_rechunks_and_equals_numpy() -> None:
                     lambda: tt.nanmedian(x, axis, keep).compute(),
                     lambda: np.nanmedian(a, axis, keepdims=keep),
                 )
+
+
+def test_unknown_method_error_names_numpys_methods() -> None:
+    with pytest.raises(ValueError, match=r"method='cubic' is not a quantile method; use one of"):
+        tt.nanpercentile(tt.asarray(np.ones((2, 3))), 50, method="cubic")
