@@ -192,3 +192,32 @@ def middle_pairs(a2: Any, skip_nan: bool, lo: Any, hi: Any, count: Any) -> None:
         lo[r] = x
         hi[r] = y
         count[r] = m
+
+
+@kernel()
+def order_values(a2: Any, ks: Any, out: Any) -> None:
+    """For each row ``r`` of ``a2`` (rows, n): ``out[r, i]`` is the ``ks[i]``-th smallest of
+    the row (``ks`` ascending, each in 0..n-1), by successive selections in a copy of the row
+    (quantile); a row holding a NaN gets that NaN in every ``out[r, i]`` (numpy sorts NaNs
+    last and gives NaN for such a row)."""
+    n = a2.shape[1]
+    buf = np.empty(n, a2.dtype)
+    for r in range(a2.shape[0]):
+        row = a2[r]
+        nan_at = -1
+        for j in range(n):
+            v = row[j]
+            if v != v:
+                nan_at = j
+                break
+            buf[j] = v
+        if nan_at >= 0:
+            for i in range(ks.shape[0]):
+                out[r, i] = row[nan_at]
+            continue
+        lo = 0
+        for i in range(ks.shape[0]):
+            k = ks[i]
+            _select(buf, lo, n - 1, k)
+            out[r, i] = buf[k]
+            lo = k
