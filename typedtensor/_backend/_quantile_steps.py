@@ -11,6 +11,7 @@ the helpers (the callers then run numpy's reference).
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import numpy as np
@@ -21,8 +22,7 @@ __all__ = ["AVAILABLE", "quantile_of_rows"]
 Array = npt.NDArray[Any]
 
 try:
-    from numpy.lib import _function_base_impl as _impl
-
+    _impl: Any = importlib.import_module("numpy.lib._function_base_impl")
     _METHODS: dict[str, dict[str, Any]] = _impl._QuantileMethods
     _get_indexes = _impl._get_indexes
     _get_gamma = _impl._get_gamma
