@@ -74,8 +74,8 @@ def quantile_of_rows(rows2: Array, q: Any, method: str, percent: bool, full: boo
     if supports_integers:
         return np.asarray(_order_stats(rows2, virtual.astype(np.intp), full))
     previous_indexes, next_indexes = _get_indexes(rows2[:0, 0], virtual, n)
-    previous = _order_stats(rows2, previous_indexes, full)
-    following = _order_stats(rows2, next_indexes, full)
+    both = _order_stats(rows2, np.stack([previous_indexes, next_indexes]), full)
+    previous, following = both[0], both[1]
     gamma = _get_gamma(virtual, previous_indexes, props)
     gamma = float(gamma) if weak_q else gamma.reshape(virtual.shape + (() if full else (1,)))
     result: Array = np.asarray(_lerp(previous, following, gamma))
