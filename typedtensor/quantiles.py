@@ -41,9 +41,35 @@ def _order_statistic(
         _raise_rule_error(err)
         raise  # unreachable
     rules.check_quantile_method(name, method)  # a ValueError naming numpy's methods
+    if hasattr(type(t), "dask_array"):  # dask: one chunk per reduced slice, runner per block
+        return _order_statistic_dask(name, t, q, axes, keepdims, method, out)
     a = t.numpy()
     run = registry.bind(get_backend(), name, a.shape, a.strides, a.dtype, axes, bool(keepdims))
     return _tensor._store(run(a, {"q": q, "method": method}), out, name)
+
+
+def _order_statistic_dask(
+    name: str,
+    t: Any,
+    q: Any,
+    axes: tuple[int, ...],
+    keepdims: bool,
+    method: str,
+    out: AnyTensor | None,
+) -> AnyTensor:
+    """The dask form: numpy's result dtype and ``q``'s errors from the same call on one
+    element (numpy's promotion does not depend on the values), then ``registry_one_chunk_q``."""
+    from ._dask._registry import registry_one_chunk_q
+    from ._dask.tensor import _no_out, from_dask_array
+
+    _no_out(out, name)
+    fn = getattr(np, name)
+    probe = np.asarray(fn(np.zeros(1, t.dask_array.dtype), q, method=method))
+    lead = probe.shape
+    arr = registry_one_chunk_q(
+        t.dask_array, name, axes, bool(keepdims), probe.dtype, {"q": q, "method": method}, lead
+    )
+    return from_dask_array(arr)
 
 
 def quantile(

@@ -230,20 +230,25 @@ def test_numba_quantile_runs_the_selection_kernel(monkeypatch: pytest.MonkeyPatc
 
 
 def test_dask_quantile_rechunks_and_equals_numpy() -> None:
+    """Lazy (a DaskTensor until computed), one chunk per reduced slice, numpy's answer."""
     da = pytest.importorskip("dask.array")
     import dask
 
+    from typedtensor._dask.tensor import DaskTensor
+
     a = np.random.default_rng(2).standard_normal((6, 5000))
     a[1, 7] = np.nan
+    forms = [(tt.quantile, np.quantile, 1), (tt.nanpercentile, np.nanpercentile, 100)]
     with dask.config.set(scheduler="synchronous"):
         x = tt.asarray(da.from_array(a, chunks=(2, 700)))
         for axis in (None, 0, 1, (0, 1)):
             for q in (0.3, [0.1, 0.5, 0.9]):
-                _both(
-                    lambda: tt.quantile(x, q, axis, method="nearest").compute(),
-                    lambda: np.quantile(a, q, axis, method="nearest"),
-                )
-                _both(
-                    lambda: tt.percentile(x, np.multiply(q, 100), axis, True).compute(),
-                    lambda: np.percentile(a, np.multiply(q, 100), axis, keepdims=True),
-                )
+                for keep in (False, True):
+                    for ours, numpys, scale in forms:
+                        qs = np.multiply(q, scale) if scale != 1 else q
+                        lazy = ours(x, qs, axis, keep, method="nearest")
+                        assert isinstance(lazy, DaskTensor)
+                        _both(
+                            lambda: lazy.compute(),
+                            lambda: numpys(a, qs, axis, keepdims=keep, method="nearest"),
+                        )
