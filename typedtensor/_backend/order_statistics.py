@@ -22,28 +22,19 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .._rules.quantiles import QUANTILE_METHODS  # numpy's method= names
 from .registry import Operation, Run, register
 
-__all__ = ["QUANTILE_METHODS", "bind_median", "reference_median", "reference_quantile"]
+__all__ = [
+    "QUANTILE_METHODS",
+    "bind_median",
+    "bind_quantile",
+    "reference_median",
+    "reference_quantile",
+]
 
 Array = npt.NDArray[Any]
 
-#: numpy's ``method=`` names of quantile/percentile
-QUANTILE_METHODS: tuple[str, ...] = (
-    "inverted_cdf",
-    "averaged_inverted_cdf",
-    "closest_observation",
-    "interpolated_inverted_cdf",
-    "hazen",
-    "weibull",
-    "linear",
-    "median_unbiased",
-    "normal_unbiased",
-    "lower",
-    "higher",
-    "midpoint",
-    "nearest",
-)
 #: numpy's ``nanmedian`` sorts masked rows (``np.ma.median``) below this row length when
 #: more than one row is reduced, and takes each row's median otherwise
 _NUMPY_NANMEDIAN_SMALL = 600
