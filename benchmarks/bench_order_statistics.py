@@ -44,10 +44,17 @@ def main() -> None:
     with_nans = a.copy()
     with_nans[rng.random(a.shape) < 0.1] = np.nan
     x, xn = tt.asarray(a), tt.asarray(with_nans)
+    qs = [0.1, 0.5, 0.9]
     cases: list[tuple[str, Callable[[], Any], Callable[[], Any]]] = [
         ("median", lambda: tt.median(x, -1), lambda: np.median(a, -1)),
         ("nanmedian", lambda: tt.nanmedian(xn, -1), lambda: np.nanmedian(with_nans, -1)),
         ("quantile 0.9", lambda: tt.quantile(x, 0.9, -1), lambda: np.quantile(a, 0.9, -1)),
+        ("quantile x3", lambda: tt.quantile(x, qs, -1), lambda: np.quantile(a, qs, -1)),
+        (
+            "pctile nearest",
+            lambda: tt.percentile(x, 99, -1, method="nearest"),
+            lambda: np.percentile(a, 99, -1, method="nearest"),
+        ),
     ]
     print(
         f"load before: {os.getloadavg()}  shape {a.shape} float64, axis -1, {os.cpu_count()} cpus"

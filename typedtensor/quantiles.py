@@ -6,7 +6,9 @@ or a 1-D sequence/Tensor of them: a 1-D ``q`` of length Q puts a leading dim Q i
 reduced shape, as in numpy. ``method=`` takes numpy's names (``"linear"``, ``"lower"``,
 ``"higher"``, ``"nearest"``, ``"midpoint"`` and the Hyndman-Fan ones); ``"lower"``,
 ``"higher"``, ``"nearest"`` and the discrete methods keep an integer input's dtype, the others
-give float64, as numpy does. Their static result type is the unknown ``AnyTensor``.
+give float64, as numpy does. The mypy plugin types them (``rules.quantiles``): the reduced
+shape behind the leading dim of a list/tuple literal or 1-D Tensor ``q``, numpy's dtype where
+the spelling of ``q`` decides it, an error for an unknown ``method``.
 """
 
 from __future__ import annotations
@@ -38,9 +40,36 @@ def _order_statistic(
     except rules.RuleError as err:
         _raise_rule_error(err)
         raise  # unreachable
+    rules.check_quantile_method(name, method)  # a ValueError naming numpy's methods
+    if hasattr(type(t), "dask_array"):  # dask: one chunk per reduced slice, runner per block
+        return _order_statistic_dask(name, t, q, axes, keepdims, method, out)
     a = t.numpy()
     run = registry.bind(get_backend(), name, a.shape, a.strides, a.dtype, axes, bool(keepdims))
     return _tensor._store(run(a, {"q": q, "method": method}), out, name)
+
+
+def _order_statistic_dask(
+    name: str,
+    t: Any,
+    q: Any,
+    axes: tuple[int, ...],
+    keepdims: bool,
+    method: str,
+    out: AnyTensor | None,
+) -> AnyTensor:
+    """The dask form: numpy's result dtype and ``q``'s errors from the same call on one
+    element (numpy's promotion does not depend on the values), then ``registry_one_chunk_q``."""
+    from ._dask._registry import registry_one_chunk_q
+    from ._dask.tensor import _no_out, from_dask_array
+
+    _no_out(out, name)
+    fn = getattr(np, name)
+    probe = np.asarray(fn(np.zeros(1, t.dask_array.dtype), q, method=method))
+    lead = probe.shape
+    arr = registry_one_chunk_q(
+        t.dask_array, name, axes, bool(keepdims), probe.dtype, {"q": q, "method": method}, lead
+    )
+    return from_dask_array(arr)
 
 
 def quantile(

@@ -106,6 +106,8 @@ def _function_table() -> dict[str, Entry]:
         table[f"{names.REDUCTIONS_MODULE}.{op}"] = _Deferred(
             "_reduce_fast", "reduction_hook", op, False
         )
+    for fn in rules.QUANTILE_FUNCTIONS:  # issue #35: q's leading dim, numpy's dtype
+        table[f"{names.PKG}.quantiles.{fn}"] = _Deferred("_quantiles", "quantile_hook", fn)
     for op in rules.SCANS:
         table[f"{names.SCANS_MODULE}.{op}"] = _Deferred("_scans", "scan_hook", op, False)
     table[f"{names.REDUCTIONS_MODULE}.reduce_to"] = _Deferred(

@@ -166,3 +166,89 @@ def test_dask_median_rechunks_and_equals_numpy() -> None:
                     lambda: tt.nanmedian(x, axis, keep).compute(),
                     lambda: np.nanmedian(a, axis, keepdims=keep),
                 )
+
+
+def test_unknown_method_error_names_numpys_methods() -> None:
+    with pytest.raises(ValueError, match=r"method='cubic' is not a quantile method; use one of"):
+        tt.nanpercentile(tt.asarray(np.ones((2, 3))), 50, method="cubic")
+
+
+KERNEL_METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
+#: q spellings: Python scalars (numpy's weak promotion), a list, numpy scalars/arrays
+Q_FORMS: list[Any] = [0.3, 1, [0.0, 0.5, 0.77, 1.0], np.float32(0.25), np.array([0.9, 0.1])]
+
+
+@pytest.mark.parametrize(("dtype", "layout"), DTYPE_LAYOUTS)
+@pytest.mark.parametrize(("shape", "axis"), CASES)
+def test_quantile_kernel_forms_equal_numpy(
+    backend: str, dtype: str, layout: str, shape: tuple[int, ...], axis: Any
+) -> None:
+    """Every kernel method, q spelling, keepdims, with and without NaNs: numpy's values,
+    dtype, shape, errors and warnings (read-only inputs: a write would raise)."""
+    for nans in (False, True):
+        a = _make(shape, dtype, layout, nans)
+        before = a.copy()
+        x = tt.asarray(a)
+        with use_backend(backend):
+            for i, method in enumerate(KERNEL_METHODS):
+                for q in (Q_FORMS[i], Q_FORMS[(i + 2 + nans) % len(Q_FORMS)]):
+                    keep = bool((i + nans) % 2)
+                    pct = [100 * v for v in q] if isinstance(q, list) else q * 100
+                    _both(
+                        lambda: tt.quantile(x, q, axis, keep, method=method),
+                        lambda: np.quantile(a, q, axis, keepdims=keep, method=method),
+                    )
+                    _both(
+                        lambda: tt.percentile(x, pct, axis, keep, method=method),
+                        lambda: np.percentile(a, pct, axis, keepdims=keep, method=method),
+                    )
+        assert a.tobytes() == before.tobytes()
+
+
+def test_numba_quantile_runs_the_selection_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The numba backend binds quantile/percentile to the kernel (not numpy's reference) for
+    the kernel's methods, and numpy's reference for the others."""
+    from typedtensor._backend import _quantile_steps
+
+    calls: list[str] = []
+    real = _quantile_steps.quantile_of_rows
+
+    def counting(*args: Any) -> Any:
+        calls.append(args[2])
+        return real(*args)
+
+    monkeypatch.setattr(_quantile_steps, "quantile_of_rows", counting)
+    x = tt.asarray(np.arange(40.0).reshape(5, 8))
+    with use_backend("numba"):
+        for method in (*KERNEL_METHODS, "hazen"):
+            _same(
+                tt.quantile(x, 0.4, 1, method=method).numpy(),
+                np.quantile(x.numpy(), 0.4, 1, method=method),
+            )
+            tt.percentile(x, [10, 90], 0, method=method)
+    assert calls == [m for m in KERNEL_METHODS for _ in range(2)]
+
+
+def test_dask_quantile_rechunks_and_equals_numpy() -> None:
+    """Lazy (a DaskTensor until computed), one chunk per reduced slice, numpy's answer."""
+    da = pytest.importorskip("dask.array")
+    import dask
+
+    from typedtensor._dask.tensor import DaskTensor
+
+    a = np.random.default_rng(2).standard_normal((6, 5000))
+    a[1, 7] = np.nan
+    forms = [(tt.quantile, np.quantile, 1), (tt.nanpercentile, np.nanpercentile, 100)]
+    with dask.config.set(scheduler="synchronous"):
+        x = tt.asarray(da.from_array(a, chunks=(2, 700)))
+        for axis in (None, 0, 1, (0, 1)):
+            for q in (0.3, [0.1, 0.5, 0.9]):
+                for keep in (False, True):
+                    for ours, numpys, scale in forms:
+                        qs = np.multiply(q, scale) if scale != 1 else q
+                        lazy = ours(x, qs, axis, keep, method="nearest")
+                        assert isinstance(lazy, DaskTensor)
+                        _both(
+                            lambda: lazy.compute(),
+                            lambda: numpys(a, qs, axis, keepdims=keep, method="nearest"),
+                        )

@@ -4,8 +4,9 @@ Registered in ``registry``: each operation's numpy reference is numpy's own func
 numba backend binds ``median`` and ``nanmedian`` of float32/float64 and integer inputs to
 ``_numba.selection.middle_pairs`` (the two middle values of each row, found by selection)
 and finishes each row with numpy's own arithmetic on those values (``_finish_median``), so
-the answer is numpy's bit for bit. quantile/percentile run numpy's reference on every backend
-(a selection kernel for them is future work).
+the answer is numpy's bit for bit. quantile/percentile (methods linear, lower, higher,
+nearest, midpoint) bind ``_numba.selection.order_values`` the same way, finished by numpy's
+own steps (``_backend/_quantile_steps.py``); their nan forms run numpy's reference.
 
     >>> import numpy as np
     >>> reference_median(np.array([[1.0, 3.0, 2.0]]), (1,), False, {})
@@ -21,28 +22,19 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .._rules.quantiles import QUANTILE_METHODS  # numpy's method= names
 from .registry import Operation, Run, register
 
-__all__ = ["QUANTILE_METHODS", "bind_median", "reference_median", "reference_quantile"]
+__all__ = [
+    "QUANTILE_METHODS",
+    "bind_median",
+    "bind_quantile",
+    "reference_median",
+    "reference_quantile",
+]
 
 Array = npt.NDArray[Any]
 
-#: numpy's ``method=`` names of quantile/percentile
-QUANTILE_METHODS: tuple[str, ...] = (
-    "inverted_cdf",
-    "averaged_inverted_cdf",
-    "closest_observation",
-    "interpolated_inverted_cdf",
-    "hazen",
-    "weibull",
-    "linear",
-    "median_unbiased",
-    "normal_unbiased",
-    "lower",
-    "higher",
-    "midpoint",
-    "nearest",
-)
 #: numpy's ``nanmedian`` sorts masked rows (``np.ma.median``) below this row length when
 #: more than one row is reduced, and takes each row's median otherwise
 _NUMPY_NANMEDIAN_SMALL = 600
@@ -141,11 +133,48 @@ def _finish_median(lo: Array, hi: Array, count: Array, skip_nan: bool, masked: b
     return result
 
 
+#: methods the selection kernel serves (the others run numpy's reference)
+_KERNEL_METHODS = frozenset({"linear", "lower", "higher", "nearest", "midpoint"})
+
+
+def bind_quantile(
+    shape: tuple[int, ...],
+    strides: tuple[int, ...],
+    dtype: np.dtype[Any],
+    axes: tuple[int, ...],
+    keepdims: bool,
+) -> Run | None:
+    """The numba runner of quantile/percentile for one layout (methods ``_KERNEL_METHODS``;
+    numpy's reference for the others, for rank 0, empty inputs and the dtypes the median
+    kernel does not take): ``_numba.selection.order_values`` finds the order statistics each
+    ``q`` needs, ``_quantiles_from`` finishes them with numpy's own index, gamma and lerp."""
+    if bind_median(shape, strides, dtype, axes, keepdims) is None:
+        return None
+    from . import _quantile_steps as steps
+
+    if not steps.AVAILABLE:
+        return None
+    kept = tuple(d for i, d in enumerate(shape) if i not in axes)
+    result_kept = tuple(1 if i in axes else d for i, d in enumerate(shape)) if keepdims else kept
+    n = math.prod(shape[i] for i in axes)
+
+    def run(a: Array, params: dict[str, Any]) -> Array:
+        method = params.get("method", "linear")
+        if method not in _KERNEL_METHODS or params.get("skip_nan"):
+            return reference_quantile(a, axes, keepdims, params)
+        rows2 = np.moveaxis(a, axes, tuple(range(-len(axes), 0))).reshape(-1, n)
+        percent = bool(params.get("percent"))
+        result = steps.quantile_of_rows(rows2, params["q"], method, percent, not kept)
+        return result.reshape(result.shape[: result.ndim - (1 if kept else 0)] + result_kept)
+
+    return run
+
+
 register(
     Operation("median", reference_median, bind_median),
     Operation("nanmedian", reference_median, bind_median, options=(("skip_nan", True),)),
-    Operation("quantile", reference_quantile),
-    Operation("percentile", reference_quantile, options=(("percent", True),)),
+    Operation("quantile", reference_quantile, bind_quantile),
+    Operation("percentile", reference_quantile, bind_quantile, options=(("percent", True),)),
     Operation("nanquantile", reference_quantile, options=(("skip_nan", True),)),
     Operation("nanpercentile", reference_quantile, options=(("skip_nan", True), ("percent", True))),
 )

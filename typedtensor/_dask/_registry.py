@@ -34,3 +34,33 @@ def registry_one_chunk(
     else:
         result = da.map_blocks(block, arr, drop_axis=list(axes), dtype=dtype)
     return result
+
+
+def registry_one_chunk_q(
+    arr: da.Array,
+    name: str,
+    axes: tuple[int, ...],
+    keepdims: bool,
+    dtype: np.dtype[Any],
+    params: dict[str, Any],
+    lead: tuple[int, ...],
+) -> da.Array:
+    """``registry_one_chunk`` for quantile/percentile: ``params`` (``q``, ``method``) go to
+    every block and ``q``'s shape ``lead`` leads the result: (8, 1000) in chunks of (4, 100),
+    q of 3 over axis 1 -> (3, 8) in chunks of ((3,), (4, 4))."""
+    arr = arr.rechunk({a: -1 for a in axes})
+    trailing = tuple(range(arr.ndim, arr.ndim + len(lead)))
+
+    def block(b: npt.NDArray[Any]) -> npt.NDArray[Any]:
+        run = registry.bind("numba", name, b.shape, b.strides, b.dtype, axes, True)
+        return np.moveaxis(run(b, params), tuple(range(len(lead))), trailing)
+
+    chunks = tuple((1,) if i in axes else c for i, c in enumerate(arr.chunks))
+    chunks += tuple((n,) for n in lead)
+    result: da.Array = da.map_blocks(
+        block, arr, chunks=chunks, dtype=dtype, new_axis=list(trailing)
+    )
+    result = da.moveaxis(result, trailing, tuple(range(len(lead))))
+    if not keepdims:
+        result = result.squeeze(axis=tuple(a + len(lead) for a in axes))
+    return result

@@ -78,6 +78,14 @@ from .manipulation import (
     swapaxes_order,
     transpose_order,
 )
+from .quantiles import (
+    DISCRETE_QUANTILE_METHODS,
+    QUANTILE_FUNCTIONS,
+    QUANTILE_METHODS,
+    QuantileMethodError,
+    check_quantile_method,
+    quantile_result_dtype,
+)
 from .statistical import (
     L2_VARIANTS,
     MOMENTS,
@@ -94,6 +102,12 @@ from .statistical import (
 )
 
 __all__ = [
+    "DISCRETE_QUANTILE_METHODS",
+    "QUANTILE_FUNCTIONS",
+    "QUANTILE_METHODS",
+    "QuantileMethodError",
+    "check_quantile_method",
+    "quantile_result_dtype",
     "MOMENTS",
     "BINARY_FUNCTIONS",
     "UNARY_FUNCTIONS",
