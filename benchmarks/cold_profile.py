@@ -136,12 +136,16 @@ def report(r: dict[str, Any], warm: dict[str, Any] | None) -> None:
             print(f"- {key}: {r[key]:.3f} s{again}")
     for name, run in (("cold", r), ("warm", warm)):
         if run:
-            print(f"- {name}: 24 calls {run['calls_total']:.2f} s; process after interpreter "
-                  f"start {run['process']:.2f} s")
+            print(
+                f"- {name}: 24 calls {run['calls_total']:.2f} s; process after interpreter "
+                f"start {run['process']:.2f} s"
+            )
     compiles = r["compiles"]
     top = [c for c in compiles if c[0] == 0]
-    print(f"- kernels compiled in the foreground: {len(top)} (top level), "
-          f"{sum(c[3] for c in top):.2f} s; helpers compiled inside them: {len(compiles) - len(top)}")
+    print(
+        f"- kernels compiled in the foreground: {len(top)} (top level), "
+        f"{sum(c[3] for c in top):.2f} s; helpers compiled inside them: {len(compiles) - len(top)}"
+    )
     print("\n| call | cold | warm | kernels compiled (s) |\n|---|---|---|---|")
     for i, (label, dt) in enumerate(r["calls"]):
         ks = ", ".join(f"{c[1]} {c[3]:.2f}" for c in top if c[4] == i)
@@ -165,9 +169,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as d:
         if args.precompiled:
             env = {**os.environ, "TYPEDTENSOR_NUMBA_CACHE_DIR": d}
-            subprocess.run(
-                [sys.executable, "-m", "typedtensor", "precompile"], env=env, check=True
-            )
+            subprocess.run([sys.executable, "-m", "typedtensor", "precompile"], env=env, check=True)
         r = profile(args.mb, args.background, args.init_first, d)
         w = profile(args.mb, args.background, args.init_first, d) if args.warm else None
     print(json.dumps([r, w])) if args.json else report(r, w)

@@ -35,7 +35,8 @@ event.register("numba:compile", Listener())
 a = np.random.default_rng(0).standard_normal((512, 256)).astype(np.float32)
 t = tt.asarray(a)
 for ax in (None, 0, 1):
-    np.testing.assert_allclose(np.asarray(t.sum(ax)), a.sum(ax, dtype=np.float64), rtol=1e-5, atol=1e-3)
+    expected = a.sum(ax, dtype=np.float64)
+    np.testing.assert_allclose(np.asarray(t.sum(ax)), expected, rtol=1e-5, atol=1e-3)
     t.mean(ax); t.max(ax); t.var(ax); t.std(ax); t.logsumexp(ax); t.norm(2, ax)
     t.argmax(1 if ax is None else ax)
 print("compiled", sorted(set(compiled)))
@@ -75,7 +76,7 @@ def test_precompile_fills_the_cache_so_a_first_run_compiles_nothing(tmp_path: Pa
 def test_without_precompile_the_program_compiles_in_its_own_process(tmp_path: Path) -> None:
     """The probe above can fail: with an empty cache the same program compiles kernels."""
     out = _python(["-c", _PROGRAM], tmp_path)
-    assert out[0] != "compiled []" and "acc_h_sum" in out[0], out
+    assert out[0] != "compiled []" and "'acc_h'" in out[0], out
 
 
 def test_precompile_rejects_unknown_names() -> None:
