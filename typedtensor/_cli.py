@@ -107,47 +107,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     pre.add_argument("--serial-only", action="store_true", help="skip the parallel kernels")
     ns = parser.parse_args(args)
     if ns.command == "precompile":
-        return _precompile(ns)
+        from ._backend.precompile import command
+
+        return command(ns.ops, ns.dtypes, ns.layouts, serial_only=ns.serial_only)
     if ns.command == "lsp":
         from ._lsp import run
 
         return run()
     return shapes(ns.files, mypy_args, plugin=not ns.no_plugin)
-
-
-def _precompile(ns: argparse.Namespace) -> int:
-    """``typedtensor precompile``: one line per step, then the total."""
-    import time
-
-    from ._backend import precompile as pc
-    from ._backend._numba._cache import CACHE, CACHE_DIR
-
-    if not CACHE:
-        print("typedtensor precompile: the kernel cache is off (TYPEDTENSOR_NUMBA_CACHE=0)")
-        return 2
-    start = time.perf_counter()
-
-    def report(s: pc.Step) -> None:
-        what = f"{s.compiled} kernels compiled" if s.compiled else "nothing new"
-        print(f"{s.op:>10} {s.layout:<10} {s.dtype:<8} {s.route:<8} {what}, {s.seconds:.2f} s")
-
-    def split(text: str) -> list[str]:
-        return [x.strip() for x in text.split(",") if x.strip()]
-
-    try:
-        steps = pc.precompile(
-            split(ns.ops) if ns.ops else pc.COMMON_OPS,
-            split(ns.dtypes),
-            split(ns.layouts),
-            serial_only=ns.serial_only,
-            report=report,
-        )
-    except (ValueError, TypeError) as e:
-        print(f"typedtensor precompile: {e}", file=sys.stderr)
-        return 2
-    total = sum(s.compiled for s in steps)
-    print(f"{total} kernels compiled in {time.perf_counter() - start:.1f} s into {CACHE_DIR}")
-    return 0
 
 
 # ------------------------------------------------------------------------ the command

@@ -69,6 +69,24 @@ def reference_quantile(
     )
 
 
+def _selection_kernel_takes(shape: tuple[int, ...], dtype: np.dtype[Any]) -> bool:
+    """The selection kernels take a non-empty input of rank >= 1 whose dtype is a native
+    integer or float32/float64 (not bool, float16 or complex)."""
+    if not shape or 0 in shape or dtype.kind not in _KERNEL_KINDS or not dtype.isnative:
+        return False
+    return not (dtype.kind == "f" and dtype.itemsize < 4)
+
+
+def _reduced_layout(
+    shape: tuple[int, ...], axes: tuple[int, ...], keepdims: bool
+) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    """(the kept dims, the result's dims, the reduced length): ``(2, 3, 4)`` over axis 1 is
+    ``((2, 4), (2, 4), 3)``, with keepdims ``((2, 4), (2, 1, 4), 3)``."""
+    kept = tuple(d for i, d in enumerate(shape) if i not in axes)
+    result = tuple(1 if i in axes else d for i, d in enumerate(shape)) if keepdims else kept
+    return kept, result, math.prod(shape[i] for i in axes)
+
+
 def bind_median(
     shape: tuple[int, ...],
     strides: tuple[int, ...],
@@ -78,19 +96,10 @@ def bind_median(
 ) -> Run | None:
     """The numba runner of median/nanmedian for one layout, or ``None`` (numpy's reference)
     for rank 0, empty inputs and dtypes the kernel does not take (bool, float16, complex)."""
-    if (
-        not shape
-        or 0 in shape
-        or dtype.kind not in _KERNEL_KINDS
-        or (dtype.itemsize < 4 and (dtype.kind == "f"))
-    ):
+    if not _selection_kernel_takes(shape, dtype):
         return None
-    if not dtype.isnative:
-        return None
-    kept = tuple(d for i, d in enumerate(shape) if i not in axes)
-    n = math.prod(shape[i] for i in axes)
+    kept, result_shape, n = _reduced_layout(shape, axes, keepdims)
     rows = math.prod(kept)
-    result_shape = tuple(1 if i in axes else d for i, d in enumerate(shape)) if keepdims else kept
     # numpy's nanmedian: np.ma.median's arithmetic (x + y) / 2 on short rows of a
     # multi-row reduction, np.median's mean of the middle values on the others
     masked_steps = len(axes) < len(shape) and n < _NUMPY_NANMEDIAN_SMALL
@@ -148,15 +157,13 @@ def bind_quantile(
     numpy's reference for the others, for rank 0, empty inputs and the dtypes the median
     kernel does not take): ``_numba.selection.order_values`` finds the order statistics each
     ``q`` needs, ``_quantiles_from`` finishes them with numpy's own index, gamma and lerp."""
-    if bind_median(shape, strides, dtype, axes, keepdims) is None:
+    if not _selection_kernel_takes(shape, dtype):
         return None
     from . import _quantile_steps as steps
 
     if not steps.AVAILABLE:
         return None
-    kept = tuple(d for i, d in enumerate(shape) if i not in axes)
-    result_kept = tuple(1 if i in axes else d for i, d in enumerate(shape)) if keepdims else kept
-    n = math.prod(shape[i] for i in axes)
+    kept, result_kept, n = _reduced_layout(shape, axes, keepdims)
 
     def run(a: Array, params: dict[str, Any]) -> Array:
         method = params.get("method", "linear")

@@ -19,6 +19,7 @@ run from ``PARALLEL_FROM_ELEMENTS`` elements while numba has two threads or more
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -27,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["COMMON_OPS", "LAYOUTS", "Step", "precompile"]
+__all__ = ["COMMON_OPS", "LAYOUTS", "Step", "command", "precompile"]
 
 #: the reductions compiled by default (the order-free ones too: then no helper process starts)
 COMMON_OPS = ("sum", "mean", "var", "std", "logsumexp", "norm", "max", "min", "argmax", "argmin")
@@ -165,3 +166,37 @@ def precompile(
     finally:
         stop()
     return steps
+
+
+def command(ops: str | None, dtypes: str, layouts: str, *, serial_only: bool) -> int:
+    """``typedtensor precompile`` (comma-separated names, ``ops=None``: ``COMMON_OPS``): one
+    line per step, then the total; the exit status (2 when the cache is off or a name is
+    unknown)."""
+    from ._numba._cache import CACHE, CACHE_DIR
+
+    if not CACHE:
+        print("typedtensor precompile: the kernel cache is off (TYPEDTENSOR_NUMBA_CACHE=0)")
+        return 2
+    start = time.perf_counter()
+
+    def report(s: Step) -> None:
+        what = f"{s.compiled} kernels compiled" if s.compiled else "nothing new"
+        print(f"{s.op:>10} {s.layout:<10} {s.dtype:<8} {s.route:<8} {what}, {s.seconds:.2f} s")
+
+    def split(text: str) -> list[str]:
+        return [x.strip() for x in text.split(",") if x.strip()]
+
+    try:
+        steps = precompile(
+            split(ops) if ops else COMMON_OPS,
+            split(dtypes),
+            split(layouts),
+            serial_only=serial_only,
+            report=report,
+        )
+    except (ValueError, TypeError) as e:
+        print(f"typedtensor precompile: {e}", file=sys.stderr)
+        return 2
+    total = sum(s.compiled for s in steps)
+    print(f"{total} kernels compiled in {time.perf_counter() - start:.1f} s into {CACHE_DIR}")
+    return 0
