@@ -127,9 +127,7 @@ def _plan(
     if backend == "numba" and result_dtype != rule_dtype.numpy_dtype:
         backend = "numpy"  # the kernels accumulate in the rules' dtype only: numpy's loops
     entry = registry.operation(op)
-    if (
-        entry is not None and entry.routes is None
-    ):  # a family bound by the registry (order statistics)
+    if entry is not None and entry.routes is None:  # bound by the registry (order statistics)
         run = registry.bind(backend, op, a.shape, a.strides, a.dtype, axes, bool(keepdims))
     else:
         run = runner(
