@@ -87,7 +87,7 @@ def unknown_rank_kept(single: bool) -> Form:
 #: Tuples of up to this many axes accept every order of their axes (``(2, 0)``, ``(1, 0, 3)``);
 #: a tuple of four (24 orders) only the sorted one. docs/stubs.md, "Unsorted axis tuples",
 #: has what each choice cost pyright.
-UNSORTED_MAX_AXES = 3
+UNSORTED_MAX_AXES = 2
 
 
 def tuple_forms(r: int, single: bool) -> list[Form]:

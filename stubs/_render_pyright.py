@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -14,6 +15,7 @@ from ._render_dtypes import dtype_form
 from ._render_forms import (
     ANY_TENSOR,
     MAX_RANK,
+    Form,
     _callable,
     _dims,
     _shape_kept,
@@ -23,7 +25,14 @@ from ._render_forms import (
     variadic_forms,
 )
 from ._render_params import Param, _camel, _doc, render_params, runtime_params
-from ._render_reductions import INEXACT_DTYPE_OPS, _out_none, _overload_params, out_overload
+from ._render_reductions import (
+    DTYPE_TYPEVAR,
+    INEXACT_DTYPE_OPS,
+    INEXACT_DTYPE_TYPEVAR,
+    _out_none,
+    _overload_params,
+    out_overload,
+)
 
 
 def call_class_key(spec: rules.ReductionSpec, fn: Callable[..., Any]) -> str:
@@ -62,6 +71,7 @@ def render_call_classes(
             "",
         ]
         forms = rank_forms(spec, r, params)
+        named: list[str] = []
         for form in _shape_kept(forms, r) if spec.keeps_shape else forms:
             op_params = _overload_params(params, "self", "", form)
             lines.append("    @overload")
@@ -70,7 +80,9 @@ def render_call_classes(
                 lines.append(f'    @deprecated("{form.message}")')
             else:
                 result = _tensor("_R_co", form.result)
+                named += _named_dtype_twin(spec, params, form, "")
             lines.append(f"    def __call__({render_params(op_params)}) -> {result}: ...")
+        lines += named
         lines += with_out
         lines.append("    @overload")
         lines.append(f"    def __call__({render_params(_out_none(params))}) -> {ret}: ...")
@@ -88,13 +100,18 @@ def render_call_classes(
         "",
     ]
     vforms = variadic_forms(spec)
+    named = []
     for form in _shape_kept(vforms, None) if spec.keeps_shape else vforms:
         op_params = _overload_params(params, "self", dims_callable(form.dims), form)
         result = _tensor("_R_co", form.result or ())
+        self_type = dims_callable(form.dims)
         if form.dims == ("Unpack[_Sh]",) and "_Sh" not in result:
             op_params[0] = Param("self", op_params[0].kind, "", None)
+            self_type = ""
         lines.append("    @overload")
         lines.append(f"    def __call__({render_params(op_params)}) -> {result}: ...")
+        named += _named_dtype_twin(spec, params, form, self_type)
+    lines += named
     lines += with_out
     lines.append("    @overload")
     lines.append(f"    def __call__({render_params(_out_none(params))}) -> {ret}: ...")
@@ -126,6 +143,24 @@ def render_call_classes(
     lines.append(f"    def __call__({render_params(_out_none(params))}) -> {unknown}: ...")
     classes.append("\n".join(lines) + "\n")
     return "\n".join(classes), names
+
+
+def _named_dtype_twin(
+    spec: rules.ReductionSpec, params: list[Param], form: Form, self_type: str
+) -> list[str]:
+    """The twin of a call class's shape overload for ``dtype=`` naming a class, for the common
+    forms only (``axis=None`` and one literal int axis; tuples keep the named class with the
+    shape unknown): ``dtype`` required (a call without it drops these by arity), the result
+    dtype that class (``_XF``, float or complex classes only, for ``mean``/``var``/``std``).
+    No lines for a reduction without ``dtype``. Every twin of every form put the mixed
+    benchmark file at the edge of the budget (docs/stubs.md)."""
+    if "dtype" not in [p.name for p in params] or form.axis.startswith("tuple["):
+        return []
+    typevar = INEXACT_DTYPE_TYPEVAR if spec.name in INEXACT_DTYPE_OPS else DTYPE_TYPEVAR
+    dtype = Param("dtype", inspect.Parameter.KEYWORD_ONLY, f"type[{typevar}]", None)
+    op_params = _overload_params(params, "self", self_type, form, dtype)
+    result = _tensor(typevar, form.result or ())
+    return ["    @overload", f"    def __call__({render_params(op_params)}) -> {result}: ..."]
 
 
 def render_dispatch(base: str, spec: rules.ReductionSpec, calls: list[str]) -> str:

@@ -80,8 +80,8 @@ def nan_scans(
 
 
 def reductions_dtype(x: Tensor[F32, L[2], L[3]]) -> None:
-    assert_type(x.sum(0, dtype=tt.float64), Tensor[tt.float64, Unpack[tuple[Any, ...]]])
-    assert_type(x.mean(dtype=tt.float64), Tensor[tt.float64, Unpack[tuple[Any, ...]]])
+    assert_type(x.sum(0, dtype=tt.float64), Tensor[tt.float64, L[3]])
+    assert_type(x.mean(dtype=tt.float64), Tensor[tt.float64])
     assert_type(tt.nansum(x, 0), Tensor[F32, L[3]])
     assert_type(tt.nanmean(x, -1, keepdims=True), Tensor[F32, L[2], L[1]])
     assert_type(tt.count_nonzero(x, 1), Tensor[tt.int64, L[2]])
