@@ -31,6 +31,7 @@ from ._render_reductions import (
     INEXACT_DTYPE_TYPEVAR,
     _out_none,
     _overload_params,
+    inexact_dtype_params,
     out_overload,
 )
 
@@ -57,6 +58,7 @@ def render_call_classes(
     """
     params, ret = runtime_params(fn)
     params = [Param("self", params[0].kind, "", None), *params[1:]]
+    params = inexact_dtype_params(spec.name, params)
     with_out = out_overload(params, "self", "", indent="    ", name="__call__", op=spec.name)
     classes: list[str] = []
     names: list[str] = []

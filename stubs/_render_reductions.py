@@ -103,6 +103,21 @@ DTYPE_TYPEVAR = "_X"
 #: truncate or raise; issue #30)
 INEXACT_DTYPE_TYPEVAR = "_XF"
 INEXACT_DTYPE_OPS = (*rules.VARIANCES, "mean", "nanmean")
+#: ... whose catch-all and ``out=`` overloads take only a float or complex ``dtype=``
+#: (``_tensor.pyi``'s alias), so that ``x.var(dtype=tt.int8)`` matches no overload: an error
+#: under pyright and mypy without the plugin, as under the plugin and at run time.
+INEXACT_DTYPE_LIKE = "_InexactDTypeLike"
+
+
+def inexact_dtype_params(op: str, params: list[Param]) -> list[Param]:
+    """``params`` with ``dtype`` annotated ``INEXACT_DTYPE_LIKE`` for an ``INEXACT_DTYPE_OPS``
+    reduction (the runtime's ``dtype: object``; other reductions' ``params`` unchanged)."""
+    if op not in INEXACT_DTYPE_OPS:
+        return params
+    return [
+        Param(p.name, p.kind, INEXACT_DTYPE_LIKE, p.default) if p.name == "dtype" else p
+        for p in params
+    ]
 
 
 def out_overload(
@@ -141,10 +156,10 @@ def dtype_overload(
     without ``dtype``). The shape overloads have no ``dtype`` parameter (an explicit
     ``dtype=None`` gets the catch-all's unknown type); doubling them for ``dtype=`` would
     double what pyright evaluates per call, and the plugin gives the exact shape as well. A
-    numpy dtype or a name goes on to the catch-all (``AnyTensor``), and so does an integer
-    class for reduction ``op`` where the rules reject it (``var(dtype=tt.int8)``,
-    ``mean(dtype=tt.int64)``: the unknown
-    type under pyright, an error under the plugin and at run time)."""
+    numpy dtype or a name goes on to the catch-all (``AnyTensor``); an integer class for
+    reduction ``op`` where the rules reject it (``var(dtype=tt.int8)``,
+    ``mean(dtype=tt.int64)``) matches no overload (``inexact_dtype_params``): an error, as
+    under the plugin and at run time."""
     if "dtype" not in [p.name for p in params]:
         return []
     typevar = INEXACT_DTYPE_TYPEVAR if op in INEXACT_DTYPE_OPS else DTYPE_TYPEVAR
@@ -236,6 +251,7 @@ def _op_overloads(
     ``named_dtype``: the shape overloads take ``dtype=`` (``_named_dtype_form``), for pyright.
     """
     params, ret = runtime_params(fn)
+    params = inexact_dtype_params(spec.name, params)
     dform = dtype_form(spec.dtype_rule)
     named = _named_dtype_form(spec, params) if named_dtype else None
     dtype_param = None
