@@ -58,8 +58,10 @@ def render_call_classes(
     """
     params, ret = runtime_params(fn)
     params = [Param("self", params[0].kind, "", None), *params[1:]]
-    params = inexact_dtype_params(spec.name, params)
-    with_out = out_overload(params, "self", "", indent="    ", name="__call__", op=spec.name)
+    # the out= and catch-all overloads refuse an integer dtype= of mean/var/std; the shape
+    # and poison overloads keep the runtime's (a per-overload union costs pyright time)
+    last = inexact_dtype_params(spec.name, params)
+    with_out = out_overload(last, "self", "", indent="    ", name="__call__", op=spec.name)
     classes: list[str] = []
     names: list[str] = []
     for r in range(MAX_RANK + 1):
@@ -87,7 +89,7 @@ def render_call_classes(
         lines += named
         lines += with_out
         lines.append("    @overload")
-        lines.append(f"    def __call__({render_params(_out_none(params))}) -> {ret}: ...")
+        lines.append(f"    def __call__({render_params(_out_none(last))}) -> {ret}: ...")
         classes.append(re.sub(r"\b(_D[0-9])\b", r"\1_co", "\n".join(lines)) + "\n")
     name = f"{base}N"
     names.append(name)
@@ -116,7 +118,7 @@ def render_call_classes(
     lines += named
     lines += with_out
     lines.append("    @overload")
-    lines.append(f"    def __call__({render_params(_out_none(params))}) -> {ret}: ...")
+    lines.append(f"    def __call__({render_params(_out_none(last))}) -> {ret}: ...")
     classes.append("\n".join(lines) + "\n")
     name = f"{base}U"
     names.append(name)
@@ -142,7 +144,7 @@ def render_call_classes(
     lines += overloads
     if overloads:  # a single signature is a plain def
         lines.append("    @overload")
-    lines.append(f"    def __call__({render_params(_out_none(params))}) -> {unknown}: ...")
+    lines.append(f"    def __call__({render_params(_out_none(last))}) -> {unknown}: ...")
     classes.append("\n".join(lines) + "\n")
     return "\n".join(classes), names
 

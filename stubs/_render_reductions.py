@@ -251,6 +251,8 @@ def _op_overloads(
     ``named_dtype``: the shape overloads take ``dtype=`` (``_named_dtype_form``), for pyright.
     """
     params, ret = runtime_params(fn)
+    # the valid forms replace or drop dtype; the poison, out= and catch-all overloads refuse
+    # an integer dtype= of mean/var/std (a poison form taking it would report a wrong axis)
     params = inexact_dtype_params(spec.name, params)
     dform = dtype_form(spec.dtype_rule)
     named = _named_dtype_form(spec, params) if named_dtype else None
