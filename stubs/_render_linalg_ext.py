@@ -72,8 +72,9 @@ def _rank_poisons(name: str, rest: str) -> list[str]:
 _MATRICES = ([_BATCH, "_N", "_N"], [_BATCH, "_M", "_N"])
 
 
-def _tuple(results: Sequence[str]) -> str:
-    return results[0] if len(results) == 1 else f"tuple[{', '.join(results)}]"
+def _named(cls: str, results: Sequence[str]) -> str:
+    """One tensor, or the named result ``cls`` (``_results.pyi``) of several."""
+    return results[0] if len(results) == 1 else f"{cls}[{', '.join(results)}]"
 
 
 def svd_overloads() -> list[str]:
@@ -93,7 +94,8 @@ def svd_overloads() -> list[str]:
             shapes = [_merge([a[i] for a in answers]) for i in range(len(answers[0]))]
             dtypes = ["_F", "_FR", "_F"] if uv else ["_FR"]
             results = [_t(d, s) for d, s in zip(dtypes, shapes, strict=True)]
-            lines.append(f"def svd(x: {packed(_LINALG, dims)}, {params}) -> {_tuple(results)}: ...")
+            result = _named("SVDResult", results)
+            lines.append(f"def svd(x: {packed(_LINALG, dims)}, {params}) -> {result}: ...")
     fallback = "full_matrices: bool = True, compute_uv: bool = True"
     lines.append(f"def svd(x: {_ANY_TENSOR}, {fallback}) -> Any: ...")
     return _overloads(lines)
@@ -113,7 +115,7 @@ def qr_overloads() -> list[str]:
     for dims in _MATRICES:
         for param, mode in modes:
             shapes = linalg_ext.qr_shapes(dims, mode, **_items())
-            result = _tuple([_t("_F", s) for s in shapes])
+            result = _named("QRResult", [_t("_F", s) for s in shapes])
             lines.append(f"def qr(x: {packed(_LINALG, dims)}, mode: {param}) -> {result}: ...")
     mode = 'Literal["reduced", "complete", "r"] = "reduced"'
     lines.append(f"def qr(x: {_ANY_TENSOR}, mode: {mode}) -> Any: ...")

@@ -22,6 +22,7 @@ from . import (
     _render_pyright,
     _render_rearranging,
     _render_reductions,
+    _render_results,
     shape_functions,
     shape_ops,
 )
@@ -112,6 +113,9 @@ def render_all(*, plain_only: bool = False) -> dict[Path, str]:
                     "rearranging.pyi.tmpl", _render_rearranging.render_rearranging()
                 ),
             }
+        ),
+        ROOT / "typedtensor" / "_results.pyi": _fill(
+            "_results.pyi.tmpl", _render_results.render_results()
         ),
         ROOT / "typedtensor" / "reductions.pyi": _fill(
             "reductions.pyi.tmpl",

@@ -151,6 +151,7 @@ def _function_table() -> dict[str, Entry]:
         "det": "same",
         "cholesky": "same",
         "eigh": "eigh",
+        "slogdet": "slogdet",
     }.items():
         for module in ("_linalg_ext", "linalg"):  # the function and its stub alias
             table[f"{names.PKG}.{module}.{fn}"] = _Deferred(

@@ -40,6 +40,9 @@ def _one_dtype_cases(t: str) -> list[str]:
     out += [f"tt.linalg.qr({t})[{i}]" for i in range(2)]
     out += [f"tt.linalg.qr({t}, 'complete')[{i}]" for i in range(2)]
     out += [f"tt.linalg.qr({t}, 'r')", f"tt.linalg.eig({t})[0]", f"tt.linalg.eig({t})[1]"]
+    # the named results' fields (issue #33)
+    out += [f"tt.linalg.svd({t}).{f}" for f in ("U", "S", "Vh")]
+    out += [f"tt.linalg.qr({t}, 'complete').Q", f"tt.linalg.eig({t}).eigenvectors"]
     out += [f"tt.pad({t}, 1)", f"tt.pad({t}, (0, 2))", f"tt.repeat({t}, 2)"]
     out += [f"tt.repeat({t}, 3, axis={a})" for a in (0, -1)]
     out += [f"tt.tile({t}, 2)", f"tt.tile({t}, (2, 1, 3))", f"tt.hstack([{t}, {t}])"]

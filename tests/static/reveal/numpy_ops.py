@@ -13,6 +13,7 @@ from typing_extensions import Unpack, assert_type
 
 import typedtensor as tt
 from typedtensor import Tensor
+from typedtensor._results import QRResult, SVDResult
 
 B = TypeVar("B")
 Unknown = Tensor[Any, Unpack[tuple[Any, ...]]]
@@ -26,19 +27,19 @@ def decompositions(
 ) -> None:
     assert_type(
         tt.linalg.svd(a),
-        tuple[
+        SVDResult[
             Tensor[tt.float32, L[4], L[4]], Tensor[tt.float32, Any], Tensor[tt.float32, L[3], L[3]]
         ],
     )
     assert_type(
         tt.linalg.svd(a, False),
-        tuple[
+        SVDResult[
             Tensor[tt.float32, L[4], Any], Tensor[tt.float32, Any], Tensor[tt.float32, Any, L[3]]
         ],
     )
     assert_type(
         tt.linalg.svd(a, full_matrices=flag),
-        tuple[
+        SVDResult[
             Tensor[tt.float32, L[4], Any], Tensor[tt.float32, Any], Tensor[tt.float32, Any, L[3]]
         ],
     )
@@ -46,23 +47,31 @@ def decompositions(
     assert_type(tt.linalg.svd(b, False, False), Tensor[tt.float64, L[2], L[3]])
     assert_type(
         tt.linalg.svd(c),
-        tuple[
+        SVDResult[
             Tensor[tt.complex64, B, L[5], L[5]],
             Tensor[tt.float32, B, L[5]],
             Tensor[tt.complex64, B, L[5], L[5]],
         ],
     )
     assert_type(
-        tt.linalg.qr(a), tuple[Tensor[tt.float32, L[4], Any], Tensor[tt.float32, Any, L[3]]]
+        tt.linalg.qr(a), QRResult[Tensor[tt.float32, L[4], Any], Tensor[tt.float32, Any, L[3]]]
     )
     assert_type(
         tt.linalg.qr(a, "complete"),
-        tuple[Tensor[tt.float32, L[4], L[4]], Tensor[tt.float32, L[4], L[3]]],
+        QRResult[Tensor[tt.float32, L[4], L[4]], Tensor[tt.float32, L[4], L[3]]],
     )
     assert_type(tt.linalg.qr(a, "r"), Tensor[tt.float32, Any, L[3]])
+    # the named results' fields: the items' exact types (issue #33)
+    assert_type(tt.linalg.svd(c).U, Tensor[tt.complex64, B, L[5], L[5]])
+    assert_type(tt.linalg.svd(c).S, Tensor[tt.float32, B, L[5]])
+    assert_type(tt.linalg.svd(a, False).Vh, Tensor[tt.float32, Any, L[3]])
+    assert_type(tt.linalg.qr(a, "complete").Q, Tensor[tt.float32, L[4], L[4]])
+    assert_type(tt.linalg.qr(b).R, Tensor[tt.float64, L[2], L[3], L[3]])
+    u, s, vh = tt.linalg.svd(c)
+    assert_type(s, Tensor[tt.float32, B, L[5]])
     assert_type(
         tt.linalg.qr(b),
-        tuple[Tensor[tt.float64, L[2], L[3], L[3]], Tensor[tt.float64, L[2], L[3], L[3]]],
+        QRResult[Tensor[tt.float64, L[2], L[3], L[3]], Tensor[tt.float64, L[2], L[3], L[3]]],
     )
 
 
