@@ -1,4 +1,4 @@
-"""The named results of ``tt.linalg.eigh eig slogdet`` (issue #33), under pyright and mypy
+"""The named results of ``tt.linalg.eigh eig slogdet`` and ``tt.unique_*`` (issue #33), under pyright and mypy
 without the plugin: the runtime signatures' shapes (the dtype unknown: only the plugin computes
 it, ``tests/typecheck/test_numpy_ops_shapes.yml``), and each field typed as its item, so
 ``tt.linalg.eigh(a).eigenvalues`` is the ``w`` of ``w, v = tt.linalg.eigh(a)``. ``svd`` and
@@ -11,7 +11,7 @@ from typing_extensions import assert_type
 
 import typedtensor as tt
 from typedtensor import Tensor
-from typedtensor._results import EighResult, EigResult, SlogdetResult
+from typedtensor._results import EighResult, EigResult, SlogdetResult, UniqueAllResult
 
 B = TypeVar("B")
 
@@ -34,3 +34,19 @@ def named_results(
     assert_type(tt.linalg.slogdet(a).logabsdet, Tensor[Any])
     sign, logabsdet = tt.linalg.slogdet(c)
     assert_type(sign, Tensor[Any, B])
+
+
+def set_functions(a: Tensor[tt.float32, L[3], L[4]], b: Tensor[tt.int8, B]) -> None:
+    assert_type(
+        tt.unique_all(a),
+        UniqueAllResult[
+            Tensor[tt.float32, Any],
+            Tensor[tt.int64, Any],
+            Tensor[tt.int64, L[3], L[4]],
+            Tensor[tt.int64, Any],
+        ],
+    )
+    assert_type(tt.unique_inverse(b).inverse_indices, Tensor[tt.int64, B])
+    assert_type(tt.unique_counts(b).values, Tensor[tt.int8, Any])
+    values, counts = tt.unique_counts(a)
+    assert_type(counts, Tensor[tt.int64, Any])
