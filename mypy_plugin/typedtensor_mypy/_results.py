@@ -12,6 +12,7 @@ from mypy.plugin import CheckerPluginInterface
 from mypy.types import AnyType, Instance, TupleType, Type, TypeOfAny
 
 from . import _names as names
+from ._tensortypes import named_instance
 
 __all__ = ["named_result"]
 
@@ -34,7 +35,5 @@ def named_result(api: CheckerPluginInterface, name: str, items: Sequence[Type]) 
 def _result_class(api: CheckerPluginInterface, name: str) -> TypeInfo | None:
     """The class ``typedtensor._results.<name>``, if its module is in the build (it is where
     ``typedtensor.linalg`` is: ``_linalg_ext`` imports it)."""
-    modules = getattr(api, "modules", {})  # mypy's TypeChecker: every module of the build
-    module = modules.get(names.RESULTS_MODULE)
-    found = module.names.get(name) if module is not None else None
-    return found.node if found is not None and isinstance(found.node, TypeInfo) else None
+    found = named_instance(api, f"{names.RESULTS_MODULE}.{name}")
+    return found.type if found is not None else None
