@@ -19,6 +19,7 @@ from . import (
     _elementwise,
     _elementwise_modules,
     _render_dtypes,
+    _render_fft,
     _render_pyright,
     _render_rearranging,
     _render_reductions,
@@ -103,6 +104,7 @@ def render_all(*, plain_only: bool = False) -> dict[Path, str]:
                 ROOT / "typedtensor" / "linalg.pyi": _fill(
                     "linalg.pyi.tmpl", shape_functions.render_linalg()
                 ),
+                ROOT / "typedtensor" / "fft.pyi": _fill("fft.pyi.tmpl", _render_fft.render_fft()),
                 ROOT / "typedtensor" / "scans.pyi": _fill(
                     "scans.pyi.tmpl", shape_functions.render_scan_functions()
                 ),

@@ -28,6 +28,7 @@ MODULES = [
     "manipulation",
     "scans",
     "_results",
+    "fft",
 ]
 
 

@@ -35,10 +35,11 @@ def _name(shape: tuple[int, ...], dtype: str) -> str:
     return "t_" + "_".join(map(str, shape)) + "_" + dtype if shape else "t_" + dtype
 
 
-def corpus() -> tuple[list[str], list[str]]:
+def corpus(dtypes: list[str] = DTYPES) -> tuple[list[str], list[str]]:
+    """The tensors (``t_4_6_float32 = tt.ones(...)``) and the cases."""
     lines = ["import typedtensor as tt", "n: int = int('3')"]
     cases: list[str] = []
-    for d in DTYPES:
+    for d in dtypes:
         for shape in SHAPES:
             t = _name(shape, d)
             lines.append(f"{t} = tt.ones({shape!r}, tt.{d})")
