@@ -46,7 +46,7 @@ def _one_dtype_cases(t: str) -> list[str]:
     out += [f"tt.pad({t}, 1)", f"tt.pad({t}, (0, 2))", f"tt.repeat({t}, 2)"]
     out += [f"tt.repeat({t}, 3, axis={a})" for a in (0, -1)]
     out += [f"tt.tile({t}, 2)", f"tt.tile({t}, (2, 1, 3))", f"tt.hstack([{t}, {t}])"]
-    out += [f"tt.vstack(({t}, {t}))"]
+    out += [f"tt.vstack(({t}, {t}))", f"tt.hstack(({t}, {t}, {t}))", f"tt.vstack(({t}, {t}, {t}))"]
     return out
 
 
@@ -85,6 +85,7 @@ def corpus(dtypes: list[str] = DTYPES) -> tuple[list[str], list[str]]:
         same = _name(sb, da)
         cases += [f"tt.linalg.solve({a}, {b})", f"tt.dot({a}, {b})", f"tt.dot({a}, {same})"]
         cases += [f"tt.hstack([{a}, {b}])", f"tt.vstack([{a}, {same}])"]
+        cases += [f"tt.hstack(({a}, {same}))", f"tt.vstack(({a}, {b}))"]
     return lines, cases
 
 

@@ -98,14 +98,27 @@ def solve_and_dot(
     assert_type(tt.dot(a, a), Unknown)  # misaligned: numpy raises; pyright cannot name it
 
 
-def rearranging(a: Tensor[tt.float32, L[4], L[3]], v: Tensor[tt.int8, B]) -> None:
+def rearranging(
+    a: Tensor[tt.float32, L[4], L[3]], v: Tensor[tt.int8, B], z: Tensor[Any, L[4], L[3]]
+) -> None:
     assert_type(tt.pad(a, 1), Tensor[tt.float32, Any, Any])
     assert_type(tt.repeat(a, 2, axis=1), Tensor[tt.float32, L[4], Any])
     assert_type(tt.repeat(a, [1, 2, 1, 1], axis=-2), Tensor[tt.float32, Any, L[3]])
     assert_type(tt.repeat(v, 3), Tensor[tt.int8, Any])
     assert_type(tt.tile(a, 2), Tensor[tt.float32, L[4], Any])
     assert_type(tt.tile(v, (2, 1)), Tensor[tt.int8, Any, Any])  # a count 1: not a pattern
-    assert_type(tt.hstack([a, a]), Unknown)
+    assert_type(tt.hstack([a, a]), Unknown)  # a list: its element type is the union
+    # tuples: the rank and the dims the join leaves alone, the joined size Any (overloads
+    # cannot add literals) but a count of rows or scalars (issue #33)
+    assert_type(tt.hstack((a, tt.ones((4, 5), tt.float32))), Tensor[tt.float32, L[4], Any])
+    assert_type(tt.vstack((a, a, a)), Tensor[tt.float32, Any, L[3]])
+    assert_type(tt.vstack((v, v)), Tensor[tt.int8, L[2], B])
+    assert_type(tt.hstack((v, v, v)), Tensor[tt.int8, Any])
+    assert_type(tt.hstack((tt.ones((), tt.int8), tt.ones((), tt.int8))), Tensor[tt.int8, L[2]])
+    assert_type(tt.vstack((tt.ones((), tt.int8),) * 2), Unknown)  # not a tuple display
+    assert_type(tt.hstack((a, tt.ones((5, 3), tt.float32))), Unknown)  # 4 vs 5: numpy raises
+    assert_type(tt.hstack((a, tt.ones((4, 3), tt.float64))), Unknown)  # two dtypes
+    assert_type(tt.hstack((a, z)), Unknown)  # an Any dtype: no guess
 
 
 def rejected(
