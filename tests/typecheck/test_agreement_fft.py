@@ -12,23 +12,20 @@ Never a wrong exact type. The counts are printed (``pytest -s``) and floored."""
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import pytest
 
 import typedtensor as tt
 from typedtensor import _rules as rules
 
-from .conftest import check_function_corpus, check_reveal_corpus, dim_value
+from .conftest import check_function_corpus, check_reveal_corpus
 from .test_agreement_dims import _dims as split_dims
-from .test_agreement_linalg_indexing import _parse
+from .test_agreement_numpy_shapes import _run, binding_failures, literal_agreement
 
 DTYPES = [("bool_" if n == "bool" else n) for n in rules.DTYPE_NAMES]
 SHAPES = [(), (5,), (4, 6), (1, 3), (2, 3, 4), (0, 3)]
 ONE_AXIS = ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft")
 N_AXES = ("fftn", "ifftn", "rfftn", "irfftn")
-RAISES = (TypeError, ValueError, IndexError, tt.ShapeError)
 
 
 def _name(shape: tuple[int, ...], dtype: str) -> str:
@@ -56,15 +53,6 @@ def corpus(dtypes: list[str] = DTYPES) -> tuple[list[str], list[str]]:
     return lines, cases
 
 
-def _run(expr: str, namespace: dict[str, object]) -> object:
-    try:
-        with np.errstate(all="ignore"), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return eval(expr, namespace)
-    except RAISES as err:
-        return err
-
-
 @pytest.fixture(scope="module")
 def checked(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[str], object]:
     lines, cases = corpus()
@@ -79,32 +67,7 @@ def test_literal_shapes_never_wrong(
     lines, _ = corpus()
     namespace: dict[str, object] = {}
     exec("\n".join(lines), namespace)
-    failures: list[str] = []
-    counts = dict.fromkeys(("exact", "unknown", "errors", "raised_unknown"), 0)
-    for index, expr in enumerate(cases):
-        msgs = by_line.get(index, [])
-        errors = [m for s, m, _ in msgs if s == "error"]
-        reveals = [m for s, m, _ in msgs if s == "note" and m.startswith("Revealed type is ")]
-        value = _run(expr, namespace)
-        if isinstance(value, Exception):
-            counts["errors" if errors else "raised_unknown"] += 1
-            if not errors and reveals and "Any" not in reveals[0]:
-                failures.append(f"{expr}: raises {value!r} but typed exactly {reveals[0]}")
-            continue
-        if errors:
-            failures.append(f"{expr}: runs ({value.shape}) but the checker says {errors}")
-            continue
-        dtype, dims = _parse(reveals[0][len('Revealed type is "') : -1])
-        if dtype is not None and dtype != value.dtype.name:
-            failures.append(f"{expr}: static dtype {dtype} != run time {value.dtype.name}")
-        if dims is not None:
-            if len(dims) != len(value.shape):
-                failures.append(f"{expr}: static dims {dims} != run time {value.shape}")
-            for d, size in zip(dims, value.shape, strict=False):
-                if d.startswith("Literal[") and int(d[len("Literal[") : -1]) != size:
-                    failures.append(f"{expr}: static dims {dims} != run time {value.shape}")
-        exact = dtype is not None and dims is not None and "Any" not in dims
-        counts["exact" if exact else "unknown"] += 1
+    failures, counts = literal_agreement(cases, by_line, namespace)
     print(f"\nfft (mypy + plugin), {len(cases)} cases: {counts}")
     assert not failures, f"{len(failures)} wrong static types:\n" + "\n".join(failures[:40])
     assert counts["exact"] > 0.5 * len(cases), counts  # the n=n cases are unknown by design
@@ -166,17 +129,7 @@ def test_symbolic_shapes_never_wrong(symbolic: dict[int, list[tuple[str, str, st
             continue
         (note,) = [m for s, m, _ in msgs if s == "note"]
         dims = split_dims(note[len('Revealed type is "') : -1])
-        for binding, outcome in zip(BINDINGS, outcomes, strict=True):
-            if isinstance(outcome, Exception):
-                failures.append(f"{case}: no error, but raises at {binding}: {outcome!r}")
-                continue
-            shape = outcome.shape  # type: ignore[attr-defined]
-            if len(dims) != len(shape):
-                failures.append(f"{case}: {dims} vs {shape} at {binding}")
-                continue
-            for d, size in zip(dims, shape, strict=True):
-                if d != "Any" and dim_value(d, binding) != size:
-                    failures.append(f"{case}: dim {d} != {size} at {binding}")
+        failures += binding_failures(case, dims, BINDINGS, outcomes)
         counts["exact dims"] += sum(d != "Any" for d in dims)
         counts["unknown dims"] += sum(d == "Any" for d in dims)
     print(f"\nfft, symbolic ({len(SYMBOLIC_CASES)} cases x {len(BINDINGS)}): {counts}")
