@@ -122,6 +122,48 @@ def qr_overloads() -> list[str]:
     return _overloads(lines)
 
 
+def _square_named(
+    name: str, rest: str, cls: str, results: Sequence[tuple[str, list[str]]]
+) -> list[str]:
+    """``eigh``/``slogdet`` of ``(*batch, n, n)``: the named result of ``results`` (dtype slot,
+    dims); an unknown rank or an ``Any`` dtype: the named result of unknown tensors; float16 and
+    rank < 2 poisons; the runtime's signature last (a non-square literal operand matches
+    nothing: pyright's error)."""
+    unknown = f"{cls}[{', '.join([_ANY_TENSOR] * len(results))}]"
+    rest = f", {rest}" if rest else ""
+    lines = [
+        f"def {name}(x: {packed('Any', gradual_params())}{rest}) -> {unknown}: ...",
+        f"def {name}(x: {_t('_UnknownDType', [UNKNOWN])}{rest}) -> {unknown}: ...",
+        f"@deprecated(\"{name} does not take float16 (numpy's linalg has no float16 loops); "
+        'convert with astype(tt.float32)")',
+        f"def {name}(x: {_t('float16', [UNKNOWN])}{rest}) -> {unknown}: ...",
+    ]
+    for dims in ([], ["_D0"]):  # pyright fits a rank-1 tensor to (*batch, n, n) with Never
+        lines.append(
+            f'@deprecated("{name} needs a stack of square matrices (rank >= 2), got rank '
+            f'{len(dims)}; numpy raises LinAlgError")'
+        )
+        lines.append(f"def {name}(x: {packed('Any', dims)}{rest}) -> {unknown}: ...")
+    items = ", ".join(_t(dtype, [_BATCH, *dims]) for dtype, dims in results)
+    x = packed(_LINALG, [_BATCH, "_N", "_N"])
+    lines.append(f"def {name}(x: {x}{rest}) -> {cls}[{items}]: ...")
+    runtime = ", ".join(_t("Any", [_BATCH, *dims]) for _, dims in results)
+    square = _t("DType", [_BATCH, "_N", "_N"])
+    lines.append(f"def {name}(x: {square}{rest}) -> {cls}[{runtime}]: ...")
+    return _overloads(lines)
+
+
+def eigh_overloads() -> list[str]:
+    """``eigh(x, UPLO)``: real eigenvalues (``_FR``), eigenvectors of the linalg dtype."""
+    rest = 'UPLO: Literal["L", "U"] = "L"'
+    return _square_named("eigh", rest, "EighResult", [("_FR", ["_N"]), ("_F", ["_N", "_N"])])
+
+
+def slogdet_overloads() -> list[str]:
+    """``slogdet(x)``: the sign of the linalg dtype, a real ``logabsdet``, the batch dims."""
+    return _square_named("slogdet", "", "SlogdetResult", [("_F", []), ("_FR", [])])
+
+
 #: one dtype on both sides (the invariant first slot); the result in the ADD_FLOAT slot
 _SOLVE_A = "_ElementwiseDTypes[_S, Any, _F, Any, Any, Any, Any, Any, Any, Any]"
 _SAME = "_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any]"
@@ -188,4 +230,5 @@ def dot_overloads() -> list[str]:
 def render_linalg_ext() -> str:
     """The ``else:`` (pyright) block of ``linalg.pyi`` for ``svd qr solve dot``."""
     lines = [*svd_overloads(), *qr_overloads(), *solve_overloads(), *dot_overloads()]
+    lines += [*eigh_overloads(), *slogdet_overloads()]
     return "\n".join(f"    {line}" for line in lines)

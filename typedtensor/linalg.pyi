@@ -18,7 +18,7 @@ from typing import Any, Final, Literal, overload
 from typing_extensions import TypeVar, TypeVarTuple, Unpack, deprecated
 
 from ._dtypes import DType, _ElementwiseDTypes, _ReductionDTypes, float16
-from ._results import QRResult, SVDResult
+from ._results import EighResult, QRResult, SlogdetResult, SVDResult
 from ._tensor import _B0, _B1, _D0, _D1, _G0, _G1, _G2, _G3, _G4, _G5, _G6, _G7, _K, _M, _N
 from ._tensor import AnyTensor, Tensor, _DimsOf, _UnknownDim, _UnknownDType, wrap
 
@@ -30,7 +30,6 @@ cross = _linalg_ext.cross
 det = _linalg_ext.det
 diagonal = _linalg_ext.diagonal
 eig = _linalg_ext.eig
-eigh = _linalg_ext.eigh
 eigvalsh = _linalg_ext.eigvalsh
 inv = _linalg_ext.inv
 matrix_norm = _linalg_ext.matrix_norm
@@ -38,7 +37,6 @@ matrix_power = _linalg_ext.matrix_power
 matrix_rank = _linalg_ext.matrix_rank
 outer = _linalg_ext.outer
 pinv = _linalg_ext.pinv
-slogdet = _linalg_ext.slogdet
 svdvals = _linalg_ext.svdvals
 tensordot = _linalg_ext.tensordot
 trace = _linalg_ext.trace
@@ -135,11 +133,13 @@ else:
     @overload
     def matmul(a: object, b: object) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
 
-# svd qr solve dot: mypy reads the runtime signatures (the plugin types them); pyright reads
-# overloads rendered from rules.linalg_ext (see stubs/_render_linalg_ext.py)
+# svd qr solve dot eigh slogdet: mypy reads the runtime signatures (the plugin types them);
+# pyright reads overloads rendered from rules.linalg_ext (see stubs/_render_linalg_ext.py)
 if MYPY:
     dot = _linalg_ext.dot
+    eigh = _linalg_ext.eigh
     qr = _linalg_ext.qr
+    slogdet = _linalg_ext.slogdet
     solve = _linalg_ext.solve
     svd = _linalg_ext.svd
 else:
@@ -256,3 +256,37 @@ else:
     def dot(a: _DimsOf[_S, Callable[[Unpack[_Batch]], None]], b: _DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[], None]]) -> Tensor[_S, Unpack[_Batch]]: ...
     @overload
     def dot(a: object, b: object) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+    @overload
+    def eigh(x: _DimsOf[Any, Callable[[_G0, _G1, _G2, _G3, _G4, _G5, _G6, _G7, Unpack[tuple[_UnknownDim, ...]]], None]], UPLO: Literal["L", "U"] = "L") -> EighResult[Tensor[Any, Unpack[tuple[Any, ...]]], Tensor[Any, Unpack[tuple[Any, ...]]]]: ...
+    @overload
+    def eigh(x: Tensor[_UnknownDType, Unpack[tuple[Any, ...]]], UPLO: Literal["L", "U"] = "L") -> EighResult[Tensor[Any, Unpack[tuple[Any, ...]]], Tensor[Any, Unpack[tuple[Any, ...]]]]: ...
+    @overload
+    @deprecated("eigh does not take float16 (numpy's linalg has no float16 loops); convert with astype(tt.float32)")
+    def eigh(x: Tensor[float16, Unpack[tuple[Any, ...]]], UPLO: Literal["L", "U"] = "L") -> EighResult[Tensor[Any, Unpack[tuple[Any, ...]]], Tensor[Any, Unpack[tuple[Any, ...]]]]: ...
+    @overload
+    @deprecated("eigh needs a stack of square matrices (rank >= 2), got rank 0; numpy raises LinAlgError")
+    def eigh(x: _DimsOf[Any, Callable[[], None]], UPLO: Literal["L", "U"] = "L") -> EighResult[Tensor[Any, Unpack[tuple[Any, ...]]], Tensor[Any, Unpack[tuple[Any, ...]]]]: ...
+    @overload
+    @deprecated("eigh needs a stack of square matrices (rank >= 2), got rank 1; numpy raises LinAlgError")
+    def eigh(x: _DimsOf[Any, Callable[[_D0], None]], UPLO: Literal["L", "U"] = "L") -> EighResult[Tensor[Any, Unpack[tuple[Any, ...]]], Tensor[Any, Unpack[tuple[Any, ...]]]]: ...
+    @overload
+    def eigh(x: _DimsOf[_ReductionDTypes[Any, _F, _FR], Callable[[Unpack[_Batch], _N, _N], None]], UPLO: Literal["L", "U"] = "L") -> EighResult[Tensor[_FR, Unpack[_Batch], _N], Tensor[_F, Unpack[_Batch], _N, _N]]: ...
+    @overload
+    def eigh(x: Tensor[DType, Unpack[_Batch], _N, _N], UPLO: Literal["L", "U"] = "L") -> EighResult[Tensor[Any, Unpack[_Batch], _N], Tensor[Any, Unpack[_Batch], _N, _N]]: ...
+    @overload
+    def slogdet(x: _DimsOf[Any, Callable[[_G0, _G1, _G2, _G3, _G4, _G5, _G6, _G7, Unpack[tuple[_UnknownDim, ...]]], None]]) -> SlogdetResult[Tensor[Any, Unpack[tuple[Any, ...]]], Tensor[Any, Unpack[tuple[Any, ...]]]]: ...
+    @overload
+    def slogdet(x: Tensor[_UnknownDType, Unpack[tuple[Any, ...]]]) -> SlogdetResult[Tensor[Any, Unpack[tuple[Any, ...]]], Tensor[Any, Unpack[tuple[Any, ...]]]]: ...
+    @overload
+    @deprecated("slogdet does not take float16 (numpy's linalg has no float16 loops); convert with astype(tt.float32)")
+    def slogdet(x: Tensor[float16, Unpack[tuple[Any, ...]]]) -> SlogdetResult[Tensor[Any, Unpack[tuple[Any, ...]]], Tensor[Any, Unpack[tuple[Any, ...]]]]: ...
+    @overload
+    @deprecated("slogdet needs a stack of square matrices (rank >= 2), got rank 0; numpy raises LinAlgError")
+    def slogdet(x: _DimsOf[Any, Callable[[], None]]) -> SlogdetResult[Tensor[Any, Unpack[tuple[Any, ...]]], Tensor[Any, Unpack[tuple[Any, ...]]]]: ...
+    @overload
+    @deprecated("slogdet needs a stack of square matrices (rank >= 2), got rank 1; numpy raises LinAlgError")
+    def slogdet(x: _DimsOf[Any, Callable[[_D0], None]]) -> SlogdetResult[Tensor[Any, Unpack[tuple[Any, ...]]], Tensor[Any, Unpack[tuple[Any, ...]]]]: ...
+    @overload
+    def slogdet(x: _DimsOf[_ReductionDTypes[Any, _F, _FR], Callable[[Unpack[_Batch], _N, _N], None]]) -> SlogdetResult[Tensor[_F, Unpack[_Batch]], Tensor[_FR, Unpack[_Batch]]]: ...
+    @overload
+    def slogdet(x: Tensor[DType, Unpack[_Batch], _N, _N]) -> SlogdetResult[Tensor[Any, Unpack[_Batch]], Tensor[Any, Unpack[_Batch]]]: ...

@@ -13,7 +13,7 @@ from typing_extensions import Unpack, assert_type
 
 import typedtensor as tt
 from typedtensor import Tensor
-from typedtensor._results import QRResult, SVDResult
+from typedtensor._results import EighResult, QRResult, SlogdetResult, SVDResult
 
 B = TypeVar("B")
 Unknown = Tensor[Any, Unpack[tuple[Any, ...]]]
@@ -73,6 +73,31 @@ def decompositions(
         tt.linalg.qr(b),
         QRResult[Tensor[tt.float64, L[2], L[3], L[3]], Tensor[tt.float64, L[2], L[3], L[3]]],
     )
+
+
+def eigh_and_slogdet(
+    a: Tensor[tt.float32, L[3], L[3]],
+    c: Tensor[tt.complex64, B, L[5], L[5]],
+    i: Tensor[tt.int8, L[2], L[2]],
+    h: Tensor[tt.float16, L[2], L[2]],
+    w: Tensor[Any, L[3], L[3]],
+) -> None:
+    r = tt.linalg.eigh(a)
+    assert_type(r, EighResult[Tensor[tt.float32, L[3]], Tensor[tt.float32, L[3], L[3]]])
+    assert_type(r.eigenvalues, Tensor[tt.float32, L[3]])
+    assert_type(r[1], Tensor[tt.float32, L[3], L[3]])
+    values, vectors = tt.linalg.eigh(c)
+    assert_type(values, Tensor[tt.float32, B, L[5]])  # real eigenvalues of complex input
+    assert_type(tt.linalg.eigh(c).eigenvectors, Tensor[tt.complex64, B, L[5], L[5]])
+    assert_type(tt.linalg.eigh(i).eigenvalues, Tensor[tt.float64, L[2]])
+    assert_type(tt.linalg.slogdet(c), SlogdetResult[Tensor[tt.complex64, B], Tensor[tt.float32, B]])
+    assert_type(tt.linalg.slogdet(i).logabsdet, Tensor[tt.float64])
+    assert_type(tt.linalg.eigh(w), EighResult[Unknown, Unknown])  # an Any dtype: no guess
+    tt.linalg.eigh(h)  # pyright: ignore[reportDeprecated]
+    tt.linalg.slogdet(h)  # pyright: ignore[reportDeprecated]
+    tt.linalg.eigh(a[0])  # pyright: ignore[reportDeprecated]
+    tt.linalg.slogdet(tt.ones((), tt.float32))  # pyright: ignore[reportDeprecated]
+    tt.linalg.eigh(tt.ones((3, 4), tt.float32))  # pyright: ignore[reportCallIssue, reportArgumentType]
 
 
 def solve_and_dot(
