@@ -21,7 +21,7 @@ def principal_components(x: Tensor[tt.float64, N, F]) -> Tensor[tt.float64, K, F
     """The top ``K`` eigenvectors of the feature covariance, one per row: (N, 5) -> (2, 5)."""
     centered = x - x.mean(axis=0)
     covariance = tt.cov(centered, rowvar=False)  # (5, 5) float64
-    _values, vectors = tt.linalg.eigh(covariance)  # ascending; the vectors are the columns
+    vectors = tt.linalg.eigh(covariance).eigenvectors  # (5, 5), the columns, ascending values
     top = tt.flip(vectors[:, 3:], axis=1)  # (5, 2): the two largest, largest first
     return top.T
 

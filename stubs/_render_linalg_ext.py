@@ -72,8 +72,9 @@ def _rank_poisons(name: str, rest: str) -> list[str]:
 _MATRICES = ([_BATCH, "_N", "_N"], [_BATCH, "_M", "_N"])
 
 
-def _tuple(results: Sequence[str]) -> str:
-    return results[0] if len(results) == 1 else f"tuple[{', '.join(results)}]"
+def _named(cls: str, results: Sequence[str]) -> str:
+    """One tensor, or the named result ``cls`` (``_results.pyi``) of several."""
+    return results[0] if len(results) == 1 else f"{cls}[{', '.join(results)}]"
 
 
 def svd_overloads() -> list[str]:
@@ -93,7 +94,8 @@ def svd_overloads() -> list[str]:
             shapes = [_merge([a[i] for a in answers]) for i in range(len(answers[0]))]
             dtypes = ["_F", "_FR", "_F"] if uv else ["_FR"]
             results = [_t(d, s) for d, s in zip(dtypes, shapes, strict=True)]
-            lines.append(f"def svd(x: {packed(_LINALG, dims)}, {params}) -> {_tuple(results)}: ...")
+            result = _named("SVDResult", results)
+            lines.append(f"def svd(x: {packed(_LINALG, dims)}, {params}) -> {result}: ...")
     fallback = "full_matrices: bool = True, compute_uv: bool = True"
     lines.append(f"def svd(x: {_ANY_TENSOR}, {fallback}) -> Any: ...")
     return _overloads(lines)
@@ -113,11 +115,53 @@ def qr_overloads() -> list[str]:
     for dims in _MATRICES:
         for param, mode in modes:
             shapes = linalg_ext.qr_shapes(dims, mode, **_items())
-            result = _tuple([_t("_F", s) for s in shapes])
+            result = _named("QRResult", [_t("_F", s) for s in shapes])
             lines.append(f"def qr(x: {packed(_LINALG, dims)}, mode: {param}) -> {result}: ...")
     mode = 'Literal["reduced", "complete", "r"] = "reduced"'
     lines.append(f"def qr(x: {_ANY_TENSOR}, mode: {mode}) -> Any: ...")
     return _overloads(lines)
+
+
+def _square_named(
+    name: str, rest: str, cls: str, results: Sequence[tuple[str, list[str]]]
+) -> list[str]:
+    """``eigh``/``slogdet`` of ``(*batch, n, n)``: the named result of ``results`` (dtype slot,
+    dims); an unknown rank or an ``Any`` dtype: the named result of unknown tensors; float16 and
+    rank < 2 poisons; the runtime's signature last (a non-square literal operand matches
+    nothing: pyright's error)."""
+    unknown = f"{cls}[{', '.join([_ANY_TENSOR] * len(results))}]"
+    rest = f", {rest}" if rest else ""
+    lines = [
+        f"def {name}(x: {packed('Any', gradual_params())}{rest}) -> {unknown}: ...",
+        f"def {name}(x: {_t('_UnknownDType', [UNKNOWN])}{rest}) -> {unknown}: ...",
+        f"@deprecated(\"{name} does not take float16 (numpy's linalg has no float16 loops); "
+        'convert with astype(tt.float32)")',
+        f"def {name}(x: {_t('float16', [UNKNOWN])}{rest}) -> {unknown}: ...",
+    ]
+    for dims in ([], ["_D0"]):  # pyright fits a rank-1 tensor to (*batch, n, n) with Never
+        lines.append(
+            f'@deprecated("{name} needs a stack of square matrices (rank >= 2), got rank '
+            f'{len(dims)}; numpy raises LinAlgError")'
+        )
+        lines.append(f"def {name}(x: {packed('Any', dims)}{rest}) -> {unknown}: ...")
+    items = ", ".join(_t(dtype, [_BATCH, *dims]) for dtype, dims in results)
+    x = packed(_LINALG, [_BATCH, "_N", "_N"])
+    lines.append(f"def {name}(x: {x}{rest}) -> {cls}[{items}]: ...")
+    runtime = ", ".join(_t("Any", [_BATCH, *dims]) for _, dims in results)
+    square = _t("DType", [_BATCH, "_N", "_N"])
+    lines.append(f"def {name}(x: {square}{rest}) -> {cls}[{runtime}]: ...")
+    return _overloads(lines)
+
+
+def eigh_overloads() -> list[str]:
+    """``eigh(x, UPLO)``: real eigenvalues (``_FR``), eigenvectors of the linalg dtype."""
+    rest = 'UPLO: Literal["L", "U"] = "L"'
+    return _square_named("eigh", rest, "EighResult", [("_FR", ["_N"]), ("_F", ["_N", "_N"])])
+
+
+def slogdet_overloads() -> list[str]:
+    """``slogdet(x)``: the sign of the linalg dtype, a real ``logabsdet``, the batch dims."""
+    return _square_named("slogdet", "", "SlogdetResult", [("_F", []), ("_FR", [])])
 
 
 #: one dtype on both sides (the invariant first slot); the result in the ADD_FLOAT slot
@@ -186,4 +230,5 @@ def dot_overloads() -> list[str]:
 def render_linalg_ext() -> str:
     """The ``else:`` (pyright) block of ``linalg.pyi`` for ``svd qr solve dot``."""
     lines = [*svd_overloads(), *qr_overloads(), *solve_overloads(), *dot_overloads()]
+    lines += [*eigh_overloads(), *slogdet_overloads()]
     return "\n".join(f"    {line}" for line in lines)

@@ -2,9 +2,10 @@
 ``rules.rearranging`` over dim names: the rank and the dims a call leaves alone are the rule's
 (names kept); counts and widths are not literal in an overload, so the rules get a stand-in
 (2) and every dim a count or a width reaches is put to ``Any`` afterwards (a stand-in times a
-known 1, tile's padding, must not pass for a size). ``hstack``/``vstack`` keep their runtime
-signatures for pyright too: a list of tensors is one union element type, which matched a
-pattern only for equal shapes and took an ``Any``-dtype member's dtype from the others."""
+known 1, tile's padding, must not pass for a size). ``hstack``/``vstack``: tuples of two or
+three members (each its own pattern), one dtype, guarded against an unknown rank or dtype in
+any member; a list falls to the runtime signature (its element type is the members' union,
+where an ``Any``-dtype member would leave no trace)."""
 
 from __future__ import annotations
 
@@ -62,6 +63,49 @@ def _forms() -> dict[str, list[str]]:
     return forms
 
 
+#: one dtype for every member (the table's invariant first slot), the result's
+_SAME = "_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any]"
+_JOINED = ("_J0", "_J1", "_J2")
+
+
+def _stack_shape(name: str, rank: int, count: int) -> tuple[list[list[str]], list[str]]:
+    """The members' dims (a name per member for the joined dim, shared names elsewhere) and the
+    result's by the rule (a sum of names: ``Any``; a count of rows: the count)."""
+    axis = 1 if name == "hstack" and rank >= 2 else 0
+    joined = rank > 0 and not (name == "vstack" and rank == 1)  # else the members are rows
+    shapes = []
+    for i in range(count):
+        dims = list(_dims(rank))
+        if joined:
+            dims[axis] = _JOINED[i]
+        shapes.append(dims)
+    rule = rearranging.hstack_shape if name == "hstack" else rearranging.vstack_shape
+    return shapes, list(rule(shapes, **_items()))
+
+
+def _stack_forms(name: str, fallback: str) -> list[str]:
+    """``hstack``/``vstack`` of a tuple of two or three members (ranks 0..3), one dtype: the
+    rank and the dims the join leaves alone exact, the joined size ``Any`` (overloads cannot
+    add literals) but the count where it is the size. Not a list: its element type is the union
+    of the members', which an ``Any``-dtype member joins without a trace (the unknown type)."""
+    any_rank, any_dtype = packed("Any", gradual_params()), _t("_UnknownDType", [UNKNOWN])
+    unknown = _t("Any", [UNKNOWN])
+    lines = []
+    for guard in (any_rank, any_dtype):  # an unknown rank or dtype anywhere: the unknown type
+        for count in (2, 3):
+            for at in range(count):
+                members = ["object"] * count
+                members[at] = guard
+                lines.append(f"def {name}(tensors: tuple[{', '.join(members)}]) -> {unknown}")
+    for count in (2, 3):
+        for rank in (2, 1, 3, 0):
+            shapes, result = _stack_shape(name, rank, count)
+            members = ", ".join(packed(_SAME, s) for s in shapes)
+            lines.append(f"def {name}(tensors: tuple[{members}]) -> {_t('_S', result)}")
+    lines.append(f"def {name}({fallback}")
+    return [x for line in lines for x in ("@overload", line + ": ...")]
+
+
 def render_rearranging() -> dict[str, str]:
     """Template fields of ``rearranging.pyi``: runtime signatures (mypy), overloads (pyright),
     and the functions both read alike."""
@@ -77,6 +121,9 @@ def render_rearranging() -> dict[str, str]:
         if name in forms:
             plain.append(decl)
             overloads += _overload_list(name, forms[name], fallback)
+        elif name in ("hstack", "vstack"):
+            plain.append(decl)
+            overloads += _stack_forms(name, fallback)
         else:
             rest.append(decl)
     return {

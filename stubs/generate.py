@@ -19,9 +19,11 @@ from . import (
     _elementwise,
     _elementwise_modules,
     _render_dtypes,
+    _render_fft,
     _render_pyright,
     _render_rearranging,
     _render_reductions,
+    _render_results,
     shape_functions,
     shape_ops,
 )
@@ -102,6 +104,7 @@ def render_all(*, plain_only: bool = False) -> dict[Path, str]:
                 ROOT / "typedtensor" / "linalg.pyi": _fill(
                     "linalg.pyi.tmpl", shape_functions.render_linalg()
                 ),
+                ROOT / "typedtensor" / "fft.pyi": _fill("fft.pyi.tmpl", _render_fft.render_fft()),
                 ROOT / "typedtensor" / "scans.pyi": _fill(
                     "scans.pyi.tmpl", shape_functions.render_scan_functions()
                 ),
@@ -112,6 +115,9 @@ def render_all(*, plain_only: bool = False) -> dict[Path, str]:
                     "rearranging.pyi.tmpl", _render_rearranging.render_rearranging()
                 ),
             }
+        ),
+        ROOT / "typedtensor" / "_results.pyi": _fill(
+            "_results.pyi.tmpl", _render_results.render_results()
         ),
         ROOT / "typedtensor" / "reductions.pyi": _fill(
             "reductions.pyi.tmpl",

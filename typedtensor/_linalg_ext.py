@@ -12,7 +12,7 @@ import numpy as np
 from typing_extensions import TypeVar, TypeVarTuple, Unpack
 
 from ._dtypes import DType
-from ._results import EighResult, QRResult, SlogdetResult, SVDResult
+from ._results import EighResult, EigResult, QRResult, SlogdetResult, SVDResult
 from ._rules import linalg_ext as rules_linalg
 from ._rules.errors import RuleError
 from ._tensor import AnyTensor, Tensor, wrap
@@ -93,7 +93,7 @@ def cholesky(
 def eigh(
     x: Tensor[In, Unpack[Batch], N, N],
     UPLO: Literal["L", "U"] = "L",  # noqa: N803
-) -> tuple[Tensor[Any, Unpack[Batch], N], Tensor[Any, Unpack[Batch], N, N]]:
+) -> EighResult[Tensor[Any, Unpack[Batch], N], Tensor[Any, Unpack[Batch], N, N]]:
     """Eigenvalues (ascending, real) and eigenvectors (the columns) of each Hermitian matrix:
     (8, 3, 3) -> ((8, 3), (8, 3, 3)); float32 stays float32, complex64 values are float32."""
     result = np.linalg.eigh(_square("eigh", x), UPLO=UPLO)
@@ -102,12 +102,12 @@ def eigh(
 
 def eig(
     x: Tensor[In, Unpack[Batch], N, N],
-) -> tuple[Tensor[Any, Unpack[Batch], N], Tensor[Any, Unpack[Batch], N, N]]:
+) -> EigResult[Tensor[Any, Unpack[Batch], N], Tensor[Any, Unpack[Batch], N, N]]:
     """Eigenvalues and right eigenvectors (the columns) of each square matrix: (3, 3) ->
     ((3,), (3, 3)); the dtype is real when every eigenvalue is real, else complex (numpy's
     choice, from the values: typed unknown for real input, complex for complex input)."""
     result = np.linalg.eig(_square("eig", x))
-    return wrap(result.eigenvalues), wrap(result.eigenvectors)
+    return EigResult(wrap(result.eigenvalues), wrap(result.eigenvectors))
 
 
 def solve(a: Tensor[Any, Unpack[tuple[Any, ...]]], b: object) -> AnyTensor:
@@ -195,7 +195,7 @@ def svdvals(x: Tensor[Any, Unpack[tuple[Any, ...]]]) -> AnyTensor:
 
 def slogdet(
     x: Tensor[In, Unpack[Batch], N, N],
-) -> tuple[Tensor[Any, Unpack[Batch]], Tensor[Any, Unpack[Batch]]]:
+) -> SlogdetResult[Tensor[Any, Unpack[Batch]], Tensor[Any, Unpack[Batch]]]:
     """The sign and the log of the absolute determinant of each matrix: (8, 3, 3) -> (8,), (8,)."""
     result = np.linalg.slogdet(_square("slogdet", x))
     return SlogdetResult(wrap(result.sign), wrap(result.logabsdet))

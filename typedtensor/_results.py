@@ -1,6 +1,10 @@
 """The standard's named results (namedtuples of Tensors, as numpy's): ``eigh`` gives an
 ``EighResult`` whose ``eigenvalues`` and ``eigenvectors`` are also its items 0 and 1, so
-``values, vectors = tt.linalg.eigh(x)`` and ``tt.linalg.eigh(x).eigenvalues`` both work."""
+``values, vectors = tt.linalg.eigh(x)`` and ``tt.linalg.eigh(x).eigenvalues`` both work.
+
+Type checkers read ``_results.pyi`` (rendered from these classes by ``python -m
+stubs.generate``): the same classes generic over their fields' types, so that the fields of
+``tt.linalg.eigh(x)`` have the exact types of its items."""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ from typing import NamedTuple
 from ._tensor import AnyTensor
 
 __all__ = [
+    "EigResult",
     "EighResult",
     "QRResult",
     "SVDResult",
@@ -17,6 +22,13 @@ __all__ = [
     "UniqueCountsResult",
     "UniqueInverseResult",
 ]
+
+
+class EigResult(NamedTuple):
+    """``eig`` of (..., n, n): eigenvalues (..., n), eigenvectors (..., n, n)."""
+
+    eigenvalues: AnyTensor
+    eigenvectors: AnyTensor
 
 
 class EighResult(NamedTuple):

@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import numpy as np
+from typing_extensions import TypeVar, TypeVarTuple, Unpack
 
 from ._arguments import _check_device
 from ._creation import _np_dtype
-from ._dtypes import BY_NAME, DType, as_dtype_class, float64
+from ._dtypes import BY_NAME, DType, as_dtype_class, float64, int64
 from ._results import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
 from ._tensor import AnyTensor, Tensor, wrap
 
@@ -41,6 +42,11 @@ __all__ = [
     "unstack",
     "zeros_like",
 ]
+
+
+#: the set functions' operand: its dtype is the values', its shape the inverse indices'
+_DT = TypeVar("_DT", bound=DType)
+_Shape = TypeVarTuple("_Shape")
 
 
 def _data(x: object, name: str) -> Any:
@@ -299,13 +305,17 @@ def unique_values(x: AnyTensor, /) -> Tensor[Any, Any]:
     return wrap(np.unique(_data(x, "unique_values"), equal_nan=False))
 
 
-def unique_counts(x: AnyTensor, /) -> tuple[Tensor[Any, Any], Tensor[Any, Any]]:
+def unique_counts(
+    x: Tensor[_DT, Unpack[_Shape]], /
+) -> UniqueCountsResult[Tensor[_DT, Any], Tensor[int64, Any]]:
     """The distinct values and how often each occurs: two (k,) tensors (counts int64)."""
     r = np.unique_counts(_data(x, "unique_counts"))
     return UniqueCountsResult(wrap(r.values), wrap(r.counts))
 
 
-def unique_inverse(x: AnyTensor, /) -> tuple[Tensor[Any, Any], AnyTensor]:
+def unique_inverse(
+    x: Tensor[_DT, Unpack[_Shape]], /
+) -> UniqueInverseResult[Tensor[_DT, Any], Tensor[int64, Unpack[_Shape]]]:
     """The distinct values (k,) and, for each element of ``x``, the index of its value
     (``x``'s shape, int64)."""
     r = np.unique_inverse(_data(x, "unique_inverse"))
@@ -313,8 +323,10 @@ def unique_inverse(x: AnyTensor, /) -> tuple[Tensor[Any, Any], AnyTensor]:
 
 
 def unique_all(
-    x: AnyTensor, /
-) -> tuple[Tensor[Any, Any], Tensor[Any, Any], AnyTensor, Tensor[Any, Any]]:
+    x: Tensor[_DT, Unpack[_Shape]], /
+) -> UniqueAllResult[
+    Tensor[_DT, Any], Tensor[int64, Any], Tensor[int64, Unpack[_Shape]], Tensor[int64, Any]
+]:
     """Values, first indices, inverse indices and counts (numpy's ``unique_all``)."""
     r = np.unique_all(_data(x, "unique_all"))
     return UniqueAllResult(wrap(r.values), wrap(r.indices), wrap(r.inverse_indices), wrap(r.counts))

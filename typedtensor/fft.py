@@ -13,9 +13,10 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 import numpy as np
+from typing_extensions import TypeVar, TypeVarTuple, Unpack
 
 from ._arguments import _check_device, _raise_rule_error
-from ._dtypes import as_dtype_class, dtype_class_of
+from ._dtypes import DType, as_dtype_class, dtype_class_of
 from ._rules import RuleError
 from ._rules import fft as rules
 from ._tensor import AnyTensor, Tensor, wrap
@@ -38,6 +39,10 @@ __all__ = [
 ]
 
 Norm = Literal["backward", "ortho", "forward"]
+#: ``fftshift``'s operand (rank >= 1: numpy's roll fails on rank 0): its type is the result's
+_DT = TypeVar("_DT", bound=DType)
+_D = TypeVar("_D")
+_Shape = TypeVarTuple("_Shape")
 _NORMS = ("backward", "ortho", "forward")
 
 
@@ -183,13 +188,17 @@ def _frequencies(fn: Any, n: int, d: float, dtype: Any, device: Any) -> AnyTenso
     return wrap(result)
 
 
-def fftshift(x: AnyTensor, /, *, axes: int | Sequence[int] | None = None) -> Any:
+def fftshift(
+    x: Tensor[_DT, _D, Unpack[_Shape]], /, *, axes: int | Sequence[int] | None = None
+) -> Tensor[_DT, _D, Unpack[_Shape]]:
     """The zero frequency moved to the center of ``axes`` (all by default): shape and dtype
     kept, (8, 10) -> (8, 10)."""
     return wrap(np.fft.fftshift(_shiftable(x, "fftshift"), axes=axes))
 
 
-def ifftshift(x: AnyTensor, /, *, axes: int | Sequence[int] | None = None) -> Any:
+def ifftshift(
+    x: Tensor[_DT, _D, Unpack[_Shape]], /, *, axes: int | Sequence[int] | None = None
+) -> Tensor[_DT, _D, Unpack[_Shape]]:
     """The inverse of ``fftshift``: shape and dtype kept."""
     return wrap(np.fft.ifftshift(_shiftable(x, "ifftshift"), axes=axes))
 

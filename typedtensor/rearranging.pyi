@@ -7,8 +7,9 @@
 which types them exactly: ``D + 2``, ``3 * D``) reads the runtime signatures; pyright reads
 overloads rendered from ``rules.rearranging`` over dim names (``stubs/_render_rearranging.py``):
 the rank and the dims a call leaves alone are exact, a computed size is ``Any`` (overloads
-cannot add or multiply ``Literal`` sizes). ``flip roll hstack vstack`` keep their runtime
-signatures for both (the plugin types ``hstack``/``vstack``; pyright: the unknown type).
+cannot add or multiply ``Literal`` sizes). ``hstack``/``vstack`` likewise (the plugin: exact,
+``B + N``; pyright: the rank and the dims the join leaves alone, the joined size ``Any`` but a
+tuple's count of rows). ``flip roll`` keep their runtime signatures for both.
 """
 
 from collections.abc import Callable, Sequence
@@ -16,9 +17,9 @@ from typing import Any, Final, Literal, overload
 
 from typing_extensions import TypeVar, TypeVarTuple, Unpack
 
-from ._dtypes import DType
+from ._dtypes import DType, _ElementwiseDTypes
 from ._tensor import _G0, _G1, _G2, _G3, _G4, _G5, _G6, _G7, _D0, _D1, _D2, _D3
-from ._tensor import AnyTensor, Tensor, _DimsOf, _UnknownDim
+from ._tensor import AnyTensor, Tensor, _DimsOf, _UnknownDim, _UnknownDType
 
 __all__ = ["flip", "hstack", "pad", "repeat", "roll", "tile", "vstack"]
 
@@ -28,15 +29,60 @@ MYPY: Final[bool]
 DT = TypeVar("DT", bound=DType)
 Shape = TypeVarTuple("Shape")
 _S = TypeVar("_S", bound=DType)
+_J0 = TypeVar("_J0")
+_J1 = TypeVar("_J1")
+_J2 = TypeVar("_J2")
 
 if MYPY:
+    def hstack(tensors: Sequence[Tensor[Any, Unpack[tuple[Any, ...]]]]) -> AnyTensor:
+        """Join along the second dim (the first for 1-D tensors), numpy's ``hstack``: (2, 3),"""
     def pad(x: Tensor[DT, Unpack[tuple[Any, ...]]], pad_width: int | Sequence[int] | Sequence[Sequence[int]], mode: Literal['constant'] = "constant", *, constant_values: float = 0) -> Tensor[DT, Unpack[tuple[Any, ...]]]:
         """``x`` with ``pad_width`` elements of ``constant_values`` before and after each dim"""
     def repeat(x: Tensor[DT, Unpack[tuple[Any, ...]]], repeats: int | Sequence[int] | Tensor[Any, Any], axis: int | None = None) -> Tensor[DT, Unpack[tuple[Any, ...]]]:
         """Each element repeated ``repeats`` times along ``axis`` (the flattened tensor for"""
     def tile(x: Tensor[DT, Unpack[tuple[Any, ...]]], reps: int | Sequence[int]) -> Tensor[DT, Unpack[tuple[Any, ...]]]:
         """``x`` repeated ``reps`` times per dim (numpy's ``tile``): (2, 3), (2, 1) -> (4, 3);"""
+    def vstack(tensors: Sequence[Tensor[Any, Unpack[tuple[Any, ...]]]]) -> AnyTensor:
+        """Join along the first dim, 1-D tensors as rows (numpy's ``vstack``): (2, 3), (4, 3) ->"""
 else:
+    @overload
+    def hstack(tensors: tuple[_DimsOf[Any, Callable[[_G0, _G1, _G2, _G3, _G4, _G5, _G6, _G7, Unpack[tuple[_UnknownDim, ...]]], None]], object]) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+    @overload
+    def hstack(tensors: tuple[object, _DimsOf[Any, Callable[[_G0, _G1, _G2, _G3, _G4, _G5, _G6, _G7, Unpack[tuple[_UnknownDim, ...]]], None]]]) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+    @overload
+    def hstack(tensors: tuple[_DimsOf[Any, Callable[[_G0, _G1, _G2, _G3, _G4, _G5, _G6, _G7, Unpack[tuple[_UnknownDim, ...]]], None]], object, object]) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+    @overload
+    def hstack(tensors: tuple[object, _DimsOf[Any, Callable[[_G0, _G1, _G2, _G3, _G4, _G5, _G6, _G7, Unpack[tuple[_UnknownDim, ...]]], None]], object]) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+    @overload
+    def hstack(tensors: tuple[object, object, _DimsOf[Any, Callable[[_G0, _G1, _G2, _G3, _G4, _G5, _G6, _G7, Unpack[tuple[_UnknownDim, ...]]], None]]]) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+    @overload
+    def hstack(tensors: tuple[Tensor[_UnknownDType, Unpack[tuple[Any, ...]]], object]) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+    @overload
+    def hstack(tensors: tuple[object, Tensor[_UnknownDType, Unpack[tuple[Any, ...]]]]) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+    @overload
+    def hstack(tensors: tuple[Tensor[_UnknownDType, Unpack[tuple[Any, ...]]], object, object]) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+    @overload
+    def hstack(tensors: tuple[object, Tensor[_UnknownDType, Unpack[tuple[Any, ...]]], object]) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+    @overload
+    def hstack(tensors: tuple[object, object, Tensor[_UnknownDType, Unpack[tuple[Any, ...]]]]) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+    @overload
+    def hstack(tensors: tuple[_DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[_D0, _J0], None]], _DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[_D0, _J1], None]]]) -> Tensor[_S, _D0, Any]: ...
+    @overload
+    def hstack(tensors: tuple[_DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[_J0], None]], _DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[_J1], None]]]) -> Tensor[_S, Any]: ...
+    @overload
+    def hstack(tensors: tuple[_DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[_D0, _J0, _D2], None]], _DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[_D0, _J1, _D2], None]]]) -> Tensor[_S, _D0, Any, _D2]: ...
+    @overload
+    def hstack(tensors: tuple[_DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[], None]], _DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[], None]]]) -> Tensor[_S, Literal[2]]: ...
+    @overload
+    def hstack(tensors: tuple[_DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[_D0, _J0], None]], _DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[_D0, _J1], None]], _DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[_D0, _J2], None]]]) -> Tensor[_S, _D0, Any]: ...
+    @overload
+    def hstack(tensors: tuple[_DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[_J0], None]], _DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[_J1], None]], _DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[_J2], None]]]) -> Tensor[_S, Any]: ...
+    @overload
+    def hstack(tensors: tuple[_DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[_D0, _J0, _D2], None]], _DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[_D0, _J1, _D2], None]], _DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[_D0, _J2, _D2], None]]]) -> Tensor[_S, _D0, Any, _D2]: ...
+    @overload
+    def hstack(tensors: tuple[_DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[], None]], _DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[], None]], _DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[], None]]]) -> Tensor[_S, Literal[3]]: ...
+    @overload
+    def hstack(tensors: Sequence[Tensor[Any, Unpack[tuple[Any, ...]]]]) -> AnyTensor: ...
     @overload
     def pad(x: _DimsOf[_S, Callable[[_G0, _G1, _G2, _G3, _G4, _G5, _G6, _G7, Unpack[tuple[_UnknownDim, ...]]], None]], *args: Any, **kwargs: Any) -> Tensor[_S, Unpack[tuple[Any, ...]]]: ...
     @overload
@@ -141,15 +187,47 @@ else:
     def tile(x: _DimsOf[_S, Callable[[], None]], reps: tuple[int, int, int, int]) -> Tensor[_S, Any, Any, Any, Any]: ...
     @overload
     def tile(x: Tensor[DT, Unpack[tuple[Any, ...]]], reps: int | Sequence[int]) -> Tensor[DT, Unpack[tuple[Any, ...]]]: ...
+    @overload
+    def vstack(tensors: tuple[_DimsOf[Any, Callable[[_G0, _G1, _G2, _G3, _G4, _G5, _G6, _G7, Unpack[tuple[_UnknownDim, ...]]], None]], object]) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+    @overload
+    def vstack(tensors: tuple[object, _DimsOf[Any, Callable[[_G0, _G1, _G2, _G3, _G4, _G5, _G6, _G7, Unpack[tuple[_UnknownDim, ...]]], None]]]) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+    @overload
+    def vstack(tensors: tuple[_DimsOf[Any, Callable[[_G0, _G1, _G2, _G3, _G4, _G5, _G6, _G7, Unpack[tuple[_UnknownDim, ...]]], None]], object, object]) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+    @overload
+    def vstack(tensors: tuple[object, _DimsOf[Any, Callable[[_G0, _G1, _G2, _G3, _G4, _G5, _G6, _G7, Unpack[tuple[_UnknownDim, ...]]], None]], object]) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+    @overload
+    def vstack(tensors: tuple[object, object, _DimsOf[Any, Callable[[_G0, _G1, _G2, _G3, _G4, _G5, _G6, _G7, Unpack[tuple[_UnknownDim, ...]]], None]]]) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+    @overload
+    def vstack(tensors: tuple[Tensor[_UnknownDType, Unpack[tuple[Any, ...]]], object]) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+    @overload
+    def vstack(tensors: tuple[object, Tensor[_UnknownDType, Unpack[tuple[Any, ...]]]]) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+    @overload
+    def vstack(tensors: tuple[Tensor[_UnknownDType, Unpack[tuple[Any, ...]]], object, object]) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+    @overload
+    def vstack(tensors: tuple[object, Tensor[_UnknownDType, Unpack[tuple[Any, ...]]], object]) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+    @overload
+    def vstack(tensors: tuple[object, object, Tensor[_UnknownDType, Unpack[tuple[Any, ...]]]]) -> Tensor[Any, Unpack[tuple[Any, ...]]]: ...
+    @overload
+    def vstack(tensors: tuple[_DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[_J0, _D1], None]], _DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[_J1, _D1], None]]]) -> Tensor[_S, Any, _D1]: ...
+    @overload
+    def vstack(tensors: tuple[_DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[_D0], None]], _DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[_D0], None]]]) -> Tensor[_S, Literal[2], _D0]: ...
+    @overload
+    def vstack(tensors: tuple[_DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[_J0, _D1, _D2], None]], _DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[_J1, _D1, _D2], None]]]) -> Tensor[_S, Any, _D1, _D2]: ...
+    @overload
+    def vstack(tensors: tuple[_DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[], None]], _DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[], None]]]) -> Tensor[_S, Literal[2], Literal[1]]: ...
+    @overload
+    def vstack(tensors: tuple[_DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[_J0, _D1], None]], _DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[_J1, _D1], None]], _DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[_J2, _D1], None]]]) -> Tensor[_S, Any, _D1]: ...
+    @overload
+    def vstack(tensors: tuple[_DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[_D0], None]], _DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[_D0], None]], _DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[_D0], None]]]) -> Tensor[_S, Literal[3], _D0]: ...
+    @overload
+    def vstack(tensors: tuple[_DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[_J0, _D1, _D2], None]], _DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[_J1, _D1, _D2], None]], _DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[_J2, _D1, _D2], None]]]) -> Tensor[_S, Any, _D1, _D2]: ...
+    @overload
+    def vstack(tensors: tuple[_DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[], None]], _DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[], None]], _DimsOf[_ElementwiseDTypes[_S, Any, Any, Any, Any, Any, Any, Any, Any, Any], Callable[[], None]]]) -> Tensor[_S, Literal[3], Literal[1]]: ...
+    @overload
+    def vstack(tensors: Sequence[Tensor[Any, Unpack[tuple[Any, ...]]]]) -> AnyTensor: ...
 
 def flip(x: Tensor[DT, Unpack[Shape]], axis: int | tuple[int, ...] | None = None) -> Tensor[DT, Unpack[Shape]]:
     """The elements in reverse order along ``axis`` (all axes for ``None``), shape and dtype"""
 
-def hstack(tensors: Sequence[Tensor[Any, Unpack[tuple[Any, ...]]]]) -> AnyTensor:
-    """Join along the second dim (the first for 1-D tensors), numpy's ``hstack``: (2, 3),"""
-
 def roll(x: Tensor[DT, Unpack[Shape]], shift: int | tuple[int, ...], axis: int | tuple[int, ...] | None = None) -> Tensor[DT, Unpack[Shape]]:
     """Elements shifted by ``shift`` along ``axis`` (the flattened tensor for ``None``),"""
-
-def vstack(tensors: Sequence[Tensor[Any, Unpack[tuple[Any, ...]]]]) -> AnyTensor:
-    """Join along the first dim, 1-D tensors as rows (numpy's ``vstack``): (2, 3), (4, 3) ->"""

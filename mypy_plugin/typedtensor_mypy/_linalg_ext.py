@@ -1,8 +1,9 @@
-"""numpy's linalg functions and the matrix statistics (``tt.linalg.inv det cholesky eigh``,
-``tt.cov corrcoef``): the shapes come from their signatures (``Tensor[Any, *Batch, N, N]``),
-the hook puts in the result dtype of ``rules.linalg_ext`` (ints compute in float64, float32
-stays float32, eigenvalues of complex input are real); float16 is a ``typedtensor-shape``
-error (numpy's linalg has no float16)."""
+"""numpy's linalg functions and the matrix statistics (``tt.linalg.inv det cholesky eigh
+slogdet``, ``tt.cov corrcoef``): the shapes come from their signatures (``Tensor[Any, *Batch,
+N, N]``), the hook puts in the result dtype of ``rules.linalg_ext`` (ints compute in float64,
+float32 stays float32, eigenvalues of complex input are real; ``eigh`` and ``slogdet`` as
+their named results); float16 is a ``typedtensor-shape`` error (numpy's linalg has no
+float16)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from mypy.types import Instance, TupleType, Type, get_proper_type
 from . import errorcodes
 from ._args import find_arg
 from ._dtypes import _candidates, dtype_instance
+from ._results import named_result
 from ._rules import load_rules
 from ._tensortypes import as_tensor, make_tensor
 
@@ -30,9 +32,15 @@ def _with_dtype(t: Type, dtype: Type) -> Type:
     return make_tensor(view.info, dtype, view.shape) if view is not None else t
 
 
+#: the two-item named results: their class and which items are real (``eigh``'s eigenvalues,
+#: ``slogdet``'s logabsdet: float32 for complex64 input), the others of the linalg dtype
+_NAMED = {"eigh": ("EighResult", (True, False)), "slogdet": ("SlogdetResult", (False, True))}
+
+
 def linalg_dtype_hook(name: str, result: str) -> Callable[[FunctionContext], Type]:
     """Hook for ``name``; ``result``: ``"same"`` (the linalg dtype), ``"eigh"`` (real values,
-    vectors of the linalg dtype), ``"stat"`` (``cov``/``corrcoef``)."""
+    vectors of the linalg dtype), ``"slogdet"`` (the sign of the linalg dtype, a real
+    logabsdet), ``"stat"`` (``cov``/``corrcoef``)."""
 
     def hook(ctx: FunctionContext) -> Type:
         arg = find_arg(ctx, "x", 0)
@@ -51,15 +59,14 @@ def linalg_dtype_hook(name: str, result: str) -> Callable[[FunctionContext], Typ
             ctx.api.fail(str(err), ctx.context, code=errorcodes.SHAPE)
             return ctx.default_return_type
         default = get_proper_type(ctx.default_return_type)
-        if result == "eigh" and isinstance(default, TupleType) and len(default.items) == 2:
-            values = dtype_instance(ctx.api, rules_linalg.real_of(computed))
-            vectors = dtype_instance(ctx.api, computed)
-            return default.copy_modified(
-                items=[
-                    _with_dtype(default.items[0], values),
-                    _with_dtype(default.items[1], vectors),
-                ]
-            )
+        if result in _NAMED and isinstance(default, TupleType) and len(default.items) == 2:
+            cls, real_items = _NAMED[result]
+            dtypes = [rules_linalg.real_of(computed) if real else computed for real in real_items]
+            items = [
+                _with_dtype(item, dtype_instance(ctx.api, dtype))
+                for item, dtype in zip(default.items, dtypes, strict=True)
+            ]
+            return named_result(ctx.api, cls, items)
         if isinstance(default, Instance):
             return _with_dtype(default, dtype_instance(ctx.api, computed))
         return ctx.default_return_type

@@ -15,18 +15,21 @@ from typing import Any
 from mypy.plugin import FunctionContext
 from mypy.types import AnyType, TupleType, Type, TypeOfAny, get_proper_type
 
-from . import _names as names
 from . import errorcodes
 from ._args import CallContext, arg_value, find_arg
 from ._dtypes import _candidates, dtype_instance, elementwise_result_dtype
 from ._linalg_ext import rules_linalg
 from ._manipulation import _dim_kwargs
+from ._results import named_result
 from ._rules import rules
 from ._tensortypes import Shape, TensorView, any_dim, as_tensor, make_tensor, render_dim
 
 __all__ = ["dot_hook", "eig_hook", "qr_hook", "solve_hook", "svd_hook"]
 
 Hook = Callable[[FunctionContext], Type]
+
+#: the named result of each decomposition (``_results.pyi``)
+_RESULT_CLASSES = {"svd": "SVDResult", "qr": "QRResult", "eig": "EigResult"}
 
 
 def error_code(err: Exception) -> Any:
@@ -76,17 +79,20 @@ def _merged(a: tuple[Type, ...], b: tuple[Type, ...]) -> tuple[Type, ...]:
 
 
 def _results(
-    ctx: CallContext, view: TensorView, shapes: Sequence[tuple[Type, ...]], dtypes: list[Type]
+    ctx: CallContext,
+    name: str,
+    view: TensorView,
+    shapes: Sequence[tuple[Type, ...]],
+    dtypes: list[Type],
 ) -> Type:
-    """One tensor, or the tuple of tensors, with these shapes and dtypes (the signature says
-    ``Any``: its result's form depends on the flags)."""
+    """One tensor, or the named result (``SVDResult``, ``QRResult``) of the tensors with these
+    shapes and dtypes (the signature says ``Any``: its result's form depends on the flags)."""
     tensors: list[Type] = [
         make_tensor(view.info, dt, Shape(tuple(s))) for s, dt in zip(shapes, dtypes, strict=True)
     ]
     if len(tensors) == 1:
         return tensors[0]
-    fallback = ctx.api.named_generic_type(names.TUPLE, [AnyType(TypeOfAny.special_form)])
-    return TupleType(tensors, fallback)
+    return named_result(ctx.api, _RESULT_CLASSES[name], tensors)
 
 
 def _decomposition(
@@ -115,7 +121,7 @@ def _decomposition(
         dtypes = [dtype, real, dtype] if len(shapes) == 3 else [real]
     else:
         dtypes = [dtype] * len(shapes)
-    return _results(ctx, view, shapes, dtypes)
+    return _results(ctx, name, view, shapes, dtypes)
 
 
 def _bools(value: object) -> tuple[bool, ...]:
@@ -196,4 +202,4 @@ def eig_hook(ctx: FunctionContext) -> Type:
     for item in default.items:
         found = as_tensor(item)
         items.append(make_tensor(found.info, dtype, found.shape) if found is not None else item)
-    return default.copy_modified(items=items)
+    return named_result(ctx.api, _RESULT_CLASSES["eig"], items)

@@ -33,6 +33,8 @@ LIST: Final = "builtins.list"
 NDARRAY: Final = "numpy.ndarray"
 NP_INTEGER: Final = "numpy.integer"
 TUPLE: Final = "builtins.tuple"
+#: the standard's named results (``EighResult``...), generic NamedTuples in ``_results.pyi``
+RESULTS_MODULE: Final = "typedtensor._results"
 INT: Final = "builtins.int"
 FLOAT: Final = "builtins.float"
 COMPLEX: Final = "builtins.complex"

@@ -151,6 +151,7 @@ def _function_table() -> dict[str, Entry]:
         "det": "same",
         "cholesky": "same",
         "eigh": "eigh",
+        "slogdet": "slogdet",
     }.items():
         for module in ("_linalg_ext", "linalg"):  # the function and its stub alias
             table[f"{names.PKG}.{module}.{fn}"] = _Deferred(
@@ -159,6 +160,10 @@ def _function_table() -> dict[str, Entry]:
     for fn in ("svd", "qr", "solve", "eig", "dot"):  # shapes of rules.linalg_ext
         for module in ("_linalg_ext", "linalg"):
             table[f"{names.PKG}.{module}.{fn}"] = _Deferred("_linalg_shapes", f"{fn}_hook")
+    for fn in ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fftn", "ifftn", "rfftn", "irfftn"):
+        table[f"{names.PKG}.fft.{fn}"] = _Deferred("_fft", "transform_hook", fn)
+    for fn in ("fftfreq", "rfftfreq"):
+        table[f"{names.PKG}.fft.{fn}"] = _Deferred("_fft", "freq_hook", fn)
     for fn in ("hstack", "vstack", "pad", "repeat", "tile"):  # shapes of rules.rearranging
         table[f"{names.PKG}.rearranging.{fn}"] = _Deferred("_rearranging", f"{fn}_hook")
     for fn in ("cov", "corrcoef"):

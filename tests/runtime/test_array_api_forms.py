@@ -117,6 +117,9 @@ def test_named_results() -> None:
     svd = tt.linalg.svd(x)
     np.testing.assert_allclose(svd.S.numpy(), np.linalg.svd(m).S)
     assert (svd.U, svd.S, svd.Vh) == tuple(svd)
+    eig = tt.linalg.eig(x)  # numpy's EigResult, fields and items
+    assert type(eig).__name__ == "EigResult" and eig.eigenvectors is eig[1]
+    np.testing.assert_allclose(np.sort(eig.eigenvalues.numpy()), eigh.eigenvalues.numpy())
     sl = tt.linalg.slogdet(x)
     assert sl.sign.item() == 1.0 and np.isclose(sl.logabsdet.item(), np.log(11.0))
     values = tt.asarray(np.array([3, 1, 3, 2]))

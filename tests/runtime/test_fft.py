@@ -166,6 +166,9 @@ def test_errors_say_what_is_wrong() -> None:
         tt.fft.fftn(x, s=(2, 3, 4))
     with pytest.raises(ValueError, match="repeat an axis"):
         tt.fft.fftn(x, axes=(0, -2))
+    for name in ("rfftn", "irfftn"):  # numpy: IndexError "list index out of range"
+        with pytest.raises(ValueError, match=f"fft.{name} needs an axis to transform"):
+            getattr(tt.fft, name)(tt.ones((), tt.float64))
     with pytest.raises(ValueError, match="norm must be one of"):
         tt.fft.ifft(x, norm="bogus")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="n must be an int >= 1"):

@@ -27,6 +27,8 @@ MODULES = [
     "linalg",
     "manipulation",
     "scans",
+    "_results",
+    "fft",
 ]
 
 

@@ -34,6 +34,10 @@ def corpus() -> tuple[list[str], list[str]]:
             cases += [f"tt.roll({t}, 1)", f"tt.tril({t})", f"tt.triu({t}, 1)"]
             cases += [f"tt.linalg.{fn}({t})" for fn in ("inv", "det", "cholesky", "eigvalsh")]
             cases += [f"tt.linalg.eigh({t})[0]", f"tt.linalg.eigh({t})[1]", f"tt.cov({t})"]
+            cases += [f"tt.linalg.eigh({t}).eigenvalues", f"tt.linalg.eigh({t}).eigenvectors"]
+            cases += [f"tt.linalg.slogdet({t}).sign", f"tt.linalg.slogdet({t}).logabsdet"]
+            cases += [f"tt.unique_all({t}).{f}" for f in ("values", "indices", "counts")]
+            cases += [f"tt.unique_inverse({t}).inverse_indices", f"tt.unique_counts({t})[1]"]
             cases += [f"tt.cov({t}, rowvar=False)", f"tt.flatnonzero({t})", f"tt.nonzero({t})[0]"]
             cases += [f"tt.{fn}({t})" for fn in ("tanh", "floor", "sign", "signbit", "square")]
     return lines, cases

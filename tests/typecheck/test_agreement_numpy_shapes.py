@@ -40,10 +40,13 @@ def _one_dtype_cases(t: str) -> list[str]:
     out += [f"tt.linalg.qr({t})[{i}]" for i in range(2)]
     out += [f"tt.linalg.qr({t}, 'complete')[{i}]" for i in range(2)]
     out += [f"tt.linalg.qr({t}, 'r')", f"tt.linalg.eig({t})[0]", f"tt.linalg.eig({t})[1]"]
+    # the named results' fields (issue #33)
+    out += [f"tt.linalg.svd({t}).{f}" for f in ("U", "S", "Vh")]
+    out += [f"tt.linalg.qr({t}, 'complete').Q", f"tt.linalg.eig({t}).eigenvectors"]
     out += [f"tt.pad({t}, 1)", f"tt.pad({t}, (0, 2))", f"tt.repeat({t}, 2)"]
     out += [f"tt.repeat({t}, 3, axis={a})" for a in (0, -1)]
     out += [f"tt.tile({t}, 2)", f"tt.tile({t}, (2, 1, 3))", f"tt.hstack([{t}, {t}])"]
-    out += [f"tt.vstack(({t}, {t}))"]
+    out += [f"tt.vstack(({t}, {t}))", f"tt.hstack(({t}, {t}, {t}))", f"tt.vstack(({t}, {t}, {t}))"]
     return out
 
 
@@ -82,6 +85,7 @@ def corpus(dtypes: list[str] = DTYPES) -> tuple[list[str], list[str]]:
         same = _name(sb, da)
         cases += [f"tt.linalg.solve({a}, {b})", f"tt.dot({a}, {b})", f"tt.dot({a}, {same})"]
         cases += [f"tt.hstack([{a}, {b}])", f"tt.vstack([{a}, {same}])"]
+        cases += [f"tt.hstack(({a}, {same}))", f"tt.vstack(({a}, {b}))"]
     return lines, cases
 
 
@@ -111,14 +115,14 @@ def checked(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[str], object
     return cases, check_reveal_corpus(tmp, "corpus_np_shapes", lines, cases)
 
 
-def test_literal_shapes_never_wrong(
-    checked: tuple[list[str], dict[int, list[tuple[str, str, str | None]]]],
-) -> None:
-    cases, by_line = checked
-    lines, _ = corpus()
-    namespace: dict[str, object] = {}
-    exec("\n".join(lines), namespace)
-    _invertible(namespace)
+def literal_agreement(
+    cases: list[str],
+    by_line: dict[int, list[tuple[str, str, str | None]]],
+    namespace: dict[str, object],
+) -> tuple[list[str], dict[str, int]]:
+    """Each case's revealed type against its run-time value in ``namespace``: the wrong static
+    types, and the counts of exact, unknown, flagged and unflagged raising cases (also the fft
+    family's check, ``test_agreement_fft.py``)."""
     failures: list[str] = []
     counts = dict.fromkeys(("exact", "unknown", "errors", "raised_unknown"), 0)
     for index, expr in enumerate(cases):
@@ -149,6 +153,18 @@ def test_literal_shapes_never_wrong(
                     failures.append(f"{expr}: static dims {dims} != run time {value.shape}")
         exact = dtype is not None and dims is not None and "Any" not in dims
         counts["exact" if exact else "unknown"] += 1
+    return failures, counts
+
+
+def test_literal_shapes_never_wrong(
+    checked: tuple[list[str], dict[int, list[tuple[str, str, str | None]]]],
+) -> None:
+    cases, by_line = checked
+    lines, _ = corpus()
+    namespace: dict[str, object] = {}
+    exec("\n".join(lines), namespace)
+    _invertible(namespace)
+    failures, counts = literal_agreement(cases, by_line, namespace)
     print(f"\nnumpy-ops shapes (mypy + plugin), {len(cases)} cases: {counts}")
     assert not failures, f"{len(failures)} wrong static types:\n" + "\n".join(failures[:40])
     # floors: most cases are exact; most raising calls are flagged
@@ -223,6 +239,27 @@ def _symbolic_run(case: str, binding: dict[str, int]) -> object:
     return _run(case, namespace)
 
 
+def binding_failures(
+    case: str, dims: list[str], bindings: list[dict[str, int]], outcomes: list[object]
+) -> list[str]:
+    """A case without an error at each binding: it must run, and every exact dim (a symbol or
+    an expression, evaluated with the binding) must be the run-time size (also the fft
+    family's check)."""
+    failures = []
+    for binding, outcome in zip(bindings, outcomes, strict=True):
+        if isinstance(outcome, Exception):
+            failures.append(f"{case}: no error, but raises at {binding}: {outcome!r}")
+            continue
+        shape = outcome.shape  # type: ignore[attr-defined]
+        if len(dims) != len(shape):
+            failures.append(f"{case}: {dims} vs {shape} at {binding}")
+            continue
+        for d, size in zip(dims, shape, strict=True):
+            if d != "Any" and dim_value(d, binding) != size:
+                failures.append(f"{case}: dim {d} != {size} at {binding}")
+    return failures
+
+
 def test_symbolic_shapes_never_wrong(symbolic: dict[int, list[tuple[str, str, str]]]) -> None:
     failures: list[str] = []
     counts = dict.fromkeys(("exact dims", "unknown dims", "shape errors", "symbolic errors"), 0)
@@ -241,17 +278,7 @@ def test_symbolic_shapes_never_wrong(symbolic: dict[int, list[tuple[str, str, st
             continue
         (note,) = [m for s, m, _ in msgs if s == "note"]
         dims = split_dims(note[len('Revealed type is "') : -1])
-        for binding, outcome in zip(BINDINGS, outcomes, strict=True):
-            if isinstance(outcome, Exception):
-                failures.append(f"{case}: no error, but raises at {binding}: {outcome!r}")
-                continue
-            shape = outcome.shape  # type: ignore[attr-defined]
-            if len(dims) != len(shape):
-                failures.append(f"{case}: {dims} vs {shape} at {binding}")
-                continue
-            for d, size in zip(dims, shape, strict=True):
-                if d != "Any" and dim_value(d, binding) != size:
-                    failures.append(f"{case}: dim {d} != {size} at {binding}")
+        failures += binding_failures(case, dims, BINDINGS, outcomes)
         counts["exact dims"] += sum(d != "Any" for d in dims)
         counts["unknown dims"] += sum(d == "Any" for d in dims)
     print(f"\nnumpy-ops shapes, symbolic ({len(SYMBOLIC_CASES)} cases x {len(BINDINGS)}): {counts}")
