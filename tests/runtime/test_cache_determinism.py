@@ -38,23 +38,15 @@ def run(op, a, axes, **params):
 
 rng = np.random.default_rng(35)
 rows32 = (rng.standard_normal((64, 4096)) + 3).astype(np.float32)  # 2**18: segments, parallel
-rows64 = rows32.astype(np.float64) * 1.1
 cols32 = (rng.standard_normal((512, 512)) + 3).astype(np.float32)
 nan32 = rows32.copy()
 nan32[::7, ::5] = np.nan
-norm = dict(eps=0.0, mode="plain")
-cases = {
-    "sum rows f32": run("sum", rows32, (1,)),
-    "mean rows f64": run("mean", rows64, (1,)),
-    "norm1 rows f32": run("norm", rows32, (1,), p=1, **norm),
-    "norm2 rows f64": run("norm", rows64, (1,), p=2, **norm),
-    "norm2 cols f32": run("norm", cols32, (0,), p=2, **norm),
+cases = {  # one kernel family each: the serial and the parallel variant compile in the test
+    "norm1 rows f32": run("norm", rows32, (1,), p=1, eps=0.0, mode="plain"),
     "sum cols f32": run("sum", cols32, (0,)),
     "var rows f32": run("var", rows32, (1,), correction=0.0),
-    "std rows f64": run("std", rows64, (1,), correction=1.0),
     "logsumexp rows f32": run("logsumexp", rows32, (1,)),
     "nansum rows f32": run("nansum", nan32, (1,)),
-    "nanvar rows f32": run("nanvar", nan32, (1,), correction=0.0),
 }
 json.dump({k: np.asarray(v).tobytes().hex() for k, v in cases.items()}, sys.stdout)
 """
@@ -69,8 +61,13 @@ def _results(cache: Path, parallel: str) -> dict[str, str]:
         "TYPEDTENSOR_NUMBA_PARALLEL": parallel,
         "NUMBA_NUM_THREADS": "2",
     }
-    done = subprocess.run(
-        [sys.executable, "-c", _CHILD], env=env, capture_output=True, text=True, timeout=900
+    done = subprocess.run(  # cwd: the installed typedtensor, not one in the caller's directory
+        [sys.executable, "-c", _CHILD],
+        env=env,
+        cwd=cache,
+        capture_output=True,
+        text=True,
+        timeout=900,
     )
     assert done.returncode == 0, done.stderr[-3000:]
     out: dict[str, str] = json.loads(done.stdout)
@@ -83,7 +80,8 @@ def test_first_run_cached_and_parallel_results_are_the_same_bytes(tmp_path: Path
     assert any(p.suffix == ".nbi" for p in tmp_path.rglob("*")), "the kernel cache stayed empty"
     warm = _results(tmp_path, "0")
     parallel = _results(tmp_path, "1")
-    assert len(cold) == 11
-    for case, bits in cold.items():
-        assert warm[case] == bits, f"{case}: the cached kernel gives other bits than the compiled one"
-        assert parallel[case] == bits, f"{case}: the parallel kernels give other bits"
+    assert len(cold) == 5
+    cached = [case for case, bits in cold.items() if warm[case] != bits]
+    assert not cached, f"the cached kernels give other bits than the compiled ones: {cached}"
+    par = [case for case, bits in cold.items() if parallel[case] != bits]
+    assert not par, f"the parallel kernels give other bits: {par}"
