@@ -244,7 +244,8 @@ def _expneg(x: Any) -> Any:  # pragma: no cover - typing stub, replaced by the o
     raise NotImplementedError
 
 
-@overload(_expneg, fastmath=FM)
+@overload(_expneg, fastmath={"contract"})  # no reassoc: the range reduction and
+# the polynomial in the written order (tests/runtime/test_cache_determinism.py)
 def _ov_expneg(x: Any) -> Any:
     """Vectorisable exp for x <= 0 (clamped at the underflow edge; NaN maps to a tiny value,
     callers detect NaN rows separately). Taylor polynomial after range reduction: float32

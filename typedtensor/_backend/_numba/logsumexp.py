@@ -11,7 +11,8 @@ import numpy as np
 from numba import njit, prange
 
 from ._cache import kernel
-from ._primitives import CH, FM, VB, _as, _copy, _empty, _expneg, _full, _n_span, _tr, _vmax
+from ._lanes import EXACT, LANES, fill, fold, lane_adder
+from ._primitives import CH, VB, _as, _copy, _empty, _expneg, _full, _n_span, _tr, _vmax
 from .extremes import _chunk_max
 from .sums import _column_task_span
 
@@ -19,16 +20,25 @@ from .sums import _column_task_span
 # ----------------------------------------------------------------------------- logsumexp
 # Partial state (M, S): the result is M + log(S). NaN -> (nan, 1), +inf -> (inf, 1),
 # all -inf -> (-inf, 0).
-@njit(fastmath=FM, inline="always")
-def _chunk_logsumexp(seg: Any, mc: Any, z0: Any) -> Any:
-    acc = z0
-    for i in range(seg.shape[0]):
-        acc += _expneg(_as(z0, seg[i]) - mc)
-    return acc
+@njit(fastmath=EXACT, inline="always")
+def _exp_below(z: Any, c: Any, v: Any) -> Any:
+    return _expneg(_as(z, v) - c)
 
 
-@njit(fastmath=FM, inline="always")
-def _logsumexp_step(seg: Any, big: float, tot: float, posinf: bool, z0: Any) -> Any:
+#: ``lanes[i % L] += exp(seg[i] - c)``
+_add_exps = lane_adder(_exp_below)
+
+
+@njit(fastmath=EXACT, inline="always")
+def _chunk_logsumexp(seg: Any, mc: Any, lanes: Any) -> Any:
+    """The sum of exp(seg - mc) in lanes of the compute type (``lanes``, overwritten)."""
+    fill(lanes, _as(mc, 0))
+    _add_exps(seg, lanes, mc)
+    return fold(lanes)
+
+
+@njit(fastmath=EXACT, inline="always")
+def _logsumexp_step(seg: Any, big: float, tot: float, posinf: bool, lanes: Any) -> Any:
     """Fold one chunk into the running (max, sum): returns (nan seen, big, tot, posinf)."""
     mf = np.float64(_chunk_max(seg))
     if mf != mf:
@@ -40,25 +50,26 @@ def _logsumexp_step(seg: Any, big: float, tot: float, posinf: bool, z0: Any) -> 
     if mf > big:
         tot *= math.exp(big - mf)
         big = mf
-    tot += np.float64(_chunk_logsumexp(seg, _as(z0, big), z0))
+    tot += np.float64(_chunk_logsumexp(seg, _as(lanes[0], big), lanes))
     return False, big, tot, posinf
 
 
-@njit(fastmath=FM, inline="always")
-def _row_logsumexp(row: Any, z0: Any) -> Any:
+@njit(fastmath=EXACT, inline="always")
+def _row_logsumexp(row: Any, lanes: Any) -> Any:
     """(M, S) of a row in one pass: chunk max, rescale, polynomial exp summed in z0's type."""
     n = row.shape[0]
     big = -np.inf
     tot = 0.0
     posinf = False
     if n <= CH:
-        nan, big, tot, posinf = _logsumexp_step(row, big, tot, posinf, z0)
+        nan, big, tot, posinf = _logsumexp_step(row, big, tot, posinf, lanes)
         if nan:
             return np.nan, 1.0
     else:
         for ci in range((n + CH - 1) // CH):  # a step range would divide per row
             c0 = ci * CH
-            nan, big, tot, posinf = _logsumexp_step(row[c0 : min(c0 + CH, n)], big, tot, posinf, z0)
+            seg = row[c0 : min(c0 + CH, n)]
+            nan, big, tot, posinf = _logsumexp_step(seg, big, tot, posinf, lanes)
             if nan:
                 return np.nan, 1.0
     if posinf:
@@ -66,7 +77,7 @@ def _row_logsumexp(row: Any, z0: Any) -> Any:
     return big, tot
 
 
-@njit(fastmath=FM)
+@njit(fastmath=EXACT)
 def _logsumexp_rows_task(x: Any, pm: Any, ps: Any, z0: Any, t: int, ns: int, rb: int) -> None:
     blk = t // ns
     s = t - blk * ns
@@ -75,8 +86,9 @@ def _logsumexp_rows_task(x: Any, pm: Any, ps: Any, z0: Any, t: int, ns: int, rb:
     hi = ((s + 1) * n) // ns
     r0 = blk * rb
     r1 = min(x.shape[0], r0 + rb)
+    lanes = _full(LANES, z0)
     for r in range(r0, r1):
-        m, q = _row_logsumexp(x[r, lo:hi], z0)
+        m, q = _row_logsumexp(x[r, lo:hi], lanes)
         pm[r, s] = m
         ps[r, s] = q
 
@@ -97,7 +109,7 @@ def lse_h_par(x: Any, pm: Any, ps: Any, z0: Any, rb: int) -> None:
         _logsumexp_rows_task(x, pm, ps, z0, t, ns, rb)
 
 
-@njit(fastmath=FM)
+@njit(fastmath=EXACT)
 def _logsumexp_columns_task(x: Any, pm: Any, ps: Any, z0: Any, t: int, ns: int, wb: int) -> None:
     o, s, r0, r1, j0, j1 = _column_task_span(x, t, ns, wb)
     w = j1 - j0
@@ -160,7 +172,7 @@ def lse_v_par(x: Any, pm: Any, ps: Any, z0: Any, wb: int) -> None:
         _logsumexp_columns_task(x, pm, ps, z0, t, ns, wb)
 
 
-@njit(fastmath=FM)
+@njit(fastmath=EXACT)
 def _logsumexp_short_rows_task(x: Any, pm: Any, ps: Any, z0: Any, t: int, rb: int) -> None:
     r0, r1, w, z = _n_span(x, t, rb)
     bm = _empty((1, 1, w), np.float64)

@@ -8,7 +8,8 @@ each has a serial and a parallel (``*_par``) entry point over the same task body
 short loops, numbagg-style:
 
 - ``nansum_count``: the sum of the non-NaNs and their count (``nansum``, ``nanmean``); float32
-  rows accumulate 2048-element chunks in float32 lanes, chunk totals in float64;
+  rows accumulate 2048-element chunks in float32 lanes, chunk totals in float64 (the sums of
+  rows in the explicit lanes of ``_lanes``, fast-math ``EXACT``: an order the code defines);
 - nanmax/nanmin: in ``nan_extremes``;
 - ``nanmoments``: count, mean and M2 of the non-NaNs: two passes over each cache-sized chunk
   (or block of rows), merged with Chan's formula (``nanvar``, ``nanstd``);
@@ -25,6 +26,8 @@ from numba import njit, prange
 from numba.extending import intrinsic
 
 from ._cache import kernel
+from ._lanes import EXACT, LANES, fill, fold, lane_adder
+from ._primitives import _full
 from .nan_extremes import _run_max, _run_min
 
 __all__ = ["CH", "VB"]
@@ -51,24 +54,58 @@ def _span(n: int, s: int, ns: int) -> tuple[int, int]:
     return s * n // ns, (s + 1) * n // ns
 
 
-@njit(fastmath=FM)
+@njit(fastmath=EXACT, inline="always")
+def _kept(z: Any, c: Any, v: Any) -> Any:
+    return v if v == v else z
+
+
+@njit(fastmath=EXACT, inline="always")
+def _kept_deviation(z: Any, c: Any, v: Any) -> Any:
+    return v - c if v == v else z
+
+
+@njit(fastmath=EXACT, inline="always")
+def _kept_squared_deviation(z: Any, c: Any, v: Any) -> Any:
+    d = v - c
+    return d * d if v == v else z
+
+
+#: ``lanes[i % L] += v`` (``v - c``, ``(v - c)**2``) for the non-NaN elements ``v`` of a chunk
+_add_kept = lane_adder(_kept)
+_add_kept_deviations = lane_adder(_kept_deviation)
+_add_kept_squared_deviations = lane_adder(_kept_squared_deviation)
+
+
+@njit(fastmath=EXACT, inline="always")
+def _count_kept(part: Any) -> int:
+    c = 0
+    for k in range(part.shape[0]):
+        c += 1 if part[k] == part[k] else 0
+    return c
+
+
+@njit(fastmath=EXACT, inline="always")
+def _kept_sum(part: Any, lanes: Any, c: Any) -> Any:
+    """The sum of the non-NaNs of ``part`` in ``lanes``' type (``lanes`` overwritten)."""
+    fill(lanes, _as(lanes[0], 0))
+    _add_kept(part, lanes, c)
+    return fold(lanes)
+
+
+@njit(fastmath=EXACT)
 def _row_sum_count(xs: Any, z: Any) -> tuple[float, int]:
     tot = 0.0
     cnt = 0
     n = xs.shape[0]
+    lanes = _full(LANES, z)
     for c0 in range(0, n, CH):
         part = xs[c0 : min(c0 + CH, n)]
-        acc = z
-        for k in range(part.shape[0]):
-            v = part[k]
-            keep = v == v
-            acc += v if keep else z
-            cnt += 1 if keep else 0
-        tot += np.float64(acc)
+        tot += np.float64(_kept_sum(part, lanes, z))
+        cnt += _count_kept(part)
     return tot, cnt
 
 
-@kernel(fastmath=FM)
+@kernel(fastmath=EXACT)
 def nansum_count_rows(x: Any, sums: Any, cnts: Any, z: Any) -> None:
     """sums/cnts[o, s] = sum and count of the non-NaNs of segment s of row o; serial."""
     ns = sums.shape[1]
@@ -78,7 +115,7 @@ def nansum_count_rows(x: Any, sums: Any, cnts: Any, z: Any) -> None:
         sums[o, s], cnts[o, s] = _row_sum_count(x[o, r0:r1], z)
 
 
-@kernel(fastmath=FM, parallel=True)
+@kernel(fastmath=EXACT, parallel=True)
 def nansum_count_rows_par(x: Any, sums: Any, cnts: Any, z: Any) -> None:
     """nansum_count_rows over (row, segment) tasks in parallel."""
     ns = sums.shape[1]
@@ -88,7 +125,7 @@ def nansum_count_rows_par(x: Any, sums: Any, cnts: Any, z: Any) -> None:
         sums[o, s], cnts[o, s] = _row_sum_count(x[o, r0:r1], z)
 
 
-@njit(fastmath=FM)
+@njit(fastmath=EXACT)
 def _row_moments(xs: Any, z: Any) -> tuple[float, float, float]:
     """(count, mean, M2) of the non-NaNs: two passes per chunk (in L1) in the input dtype's
     SIMD lanes (``z`` is its zero), chunks merged in float64 with Chan's formula."""
@@ -96,25 +133,21 @@ def _row_moments(xs: Any, z: Any) -> tuple[float, float, float]:
     mean = 0.0
     m2 = 0.0
     size = xs.shape[0]
+    lanes = _full(LANES, z)
     for c0 in range(0, size, CH):
         part = xs[c0 : min(c0 + CH, size)]
-        s = z
-        c = 0
-        for k in range(part.shape[0]):
-            v = part[k]
-            keep = v == v
-            s += v if keep else z
-            c += 1 if keep else 0
+        c = _count_kept(part)
         if c == 0:
             continue
-        mz = _as(z, np.float64(s) / c)  # about the chunk mean, in the input dtype
-        q = z
-        e = z
-        for k in range(part.shape[0]):
-            v = part[k]
-            d = v - mz if v == v else z
-            q += d * d
-            e += d
+        fill(lanes, z)
+        _add_kept(part, lanes, z)
+        mz = _as(z, np.float64(fold(lanes)) / c)  # about the chunk mean, in the input dtype
+        fill(lanes, z)
+        _add_kept_squared_deviations(part, lanes, mz)
+        q = fold(lanes)
+        fill(lanes, z)
+        _add_kept_deviations(part, lanes, mz)
+        e = fold(lanes)
         # M2 around the exact chunk mean mb = mz + e / c: sum (v - mb)^2 = q - e^2 / c
         mb = np.float64(mz) + np.float64(e) / c
         q2 = np.float64(q) - np.float64(e) * np.float64(e) / c
@@ -127,7 +160,7 @@ def _row_moments(xs: Any, z: Any) -> tuple[float, float, float]:
     return n, mean, m2
 
 
-@kernel(fastmath=FM)
+@kernel(fastmath=EXACT)
 def nanmoments_rows(x: Any, cnt: Any, mean: Any, m2: Any, z: Any) -> None:
     """(count, mean, M2)[o, s] of the non-NaNs of segment s of row o; serial."""
     ns = cnt.shape[1]
@@ -137,7 +170,7 @@ def nanmoments_rows(x: Any, cnt: Any, mean: Any, m2: Any, z: Any) -> None:
         cnt[o, s], mean[o, s], m2[o, s] = _row_moments(x[o, r0:r1], z)
 
 
-@kernel(fastmath=FM, parallel=True)
+@kernel(fastmath=EXACT, parallel=True)
 def nanmoments_rows_par(x: Any, cnt: Any, mean: Any, m2: Any, z: Any) -> None:
     """nanmoments_rows over (row, segment) tasks in parallel."""
     ns = cnt.shape[1]
@@ -197,7 +230,7 @@ def _block(t: int, nb: int, ns: int, r: int, w: int, wb: int) -> tuple[int, int,
     return o, s * r // ns, (s + 1) * r // ns, j0, min(j0 + wb, w)
 
 
-@njit(fastmath=FM)
+@njit(fastmath=EXACT)
 def _columns_sum_count(x: Any, sums: Any, cnts: Any, t: int, wb: int) -> None:
     ns, w = sums.shape[1], x.shape[2]
     nb = -(-w // wb)
@@ -216,14 +249,14 @@ def _columns_sum_count(x: Any, sums: Any, cnts: Any, t: int, wb: int) -> None:
             cnt[j] += 1 if keep else 0
 
 
-@kernel(fastmath=FM)
+@kernel(fastmath=EXACT)
 def nansum_count_columns(x: Any, sums: Any, cnts: Any, wb: int) -> None:
     """sums/cnts[o, s, j] over row segment s of column j of x (O, R, I); serial."""
     for t in range(x.shape[0] * sums.shape[1] * -(-x.shape[2] // wb)):
         _columns_sum_count(x, sums, cnts, t, wb)
 
 
-@kernel(fastmath=FM, parallel=True)
+@kernel(fastmath=EXACT, parallel=True)
 def nansum_count_columns_par(x: Any, sums: Any, cnts: Any, wb: int) -> None:
     """nansum_count_columns over (outer, segment, column block) tasks in parallel."""
     for t in prange(x.shape[0] * sums.shape[1] * -(-x.shape[2] // wb)):
@@ -277,14 +310,14 @@ def _columns_moments(x: Any, cnt: Any, mean: Any, m2: Any, t: int, wb: int) -> N
             n_[j] = tot
 
 
-@kernel(fastmath=FM)
+@kernel(fastmath=EXACT)
 def nanmoments_columns(x: Any, cnt: Any, mean: Any, m2: Any, wb: int) -> None:
     """(count, mean, M2)[o, s, j] of the non-NaNs of row segment s of column j; serial."""
     for t in range(x.shape[0] * cnt.shape[1] * -(-x.shape[2] // wb)):
         _columns_moments(x, cnt, mean, m2, t, wb)
 
 
-@kernel(fastmath=FM, parallel=True)
+@kernel(fastmath=EXACT, parallel=True)
 def nanmoments_columns_par(x: Any, cnt: Any, mean: Any, m2: Any, wb: int) -> None:
     """nanmoments_columns over (outer, segment, column block) tasks in parallel."""
     for t in prange(x.shape[0] * cnt.shape[1] * -(-x.shape[2] // wb)):

@@ -25,7 +25,8 @@ import numpy as np
 from numba import njit, prange
 
 from ._cache import kernel
-from ._primitives import FM, PB32, PB64, _as
+from ._lanes import EXACT
+from ._primitives import PB32, PB64, _as
 
 __all__ = ["nanprod_columns", "nanprod_columns_par", "nanprod_rows", "nanprod_rows_par"]
 
@@ -44,7 +45,7 @@ def _seq(seg: Any, tot: Any) -> Any:
     return tot
 
 
-@njit(fastmath=FM, inline="always")
+@njit(fastmath=EXACT, inline="always")
 def _lanes_and_bounds(seg: Any, z: Any) -> Any:
     """(product in SIMD lanes, U, L) of ``seg`` with NaN read as 1, in the input's type."""
     one = _as(z, 1)
@@ -61,7 +62,7 @@ def _lanes_and_bounds(seg: Any, z: Any) -> Any:
     return s, u, lo
 
 
-@njit(fastmath=FM, inline="always")
+@njit(fastmath=EXACT, inline="always")
 def _signs(seg: Any) -> float:
     s = 1.0
     for i in range(seg.shape[0]):
@@ -69,7 +70,7 @@ def _signs(seg: Any) -> float:
     return s
 
 
-@njit(fastmath=FM, inline="always")
+@njit(fastmath=EXACT, inline="always")
 def _row_nanprod(row: Any, big: float) -> Any:
     n = row.shape[0]
     tot = _as(row[0], 1)
@@ -91,21 +92,21 @@ def _row_nanprod(row: Any, big: float) -> Any:
     return tot
 
 
-@kernel(fastmath=FM)
+@kernel(fastmath=EXACT)
 def nanprod_rows(x: Any, out: Any, big: float) -> None:
     """out[o] = product of the non-NaNs of row o of x (O, R), in numpy's order; serial."""
     for o in range(x.shape[0]):
         out[o] = _row_nanprod(x[o], big)
 
 
-@kernel(fastmath=FM, parallel=True)
+@kernel(fastmath=EXACT, parallel=True)
 def nanprod_rows_par(x: Any, out: Any, big: float) -> None:
     """nanprod_rows with rows in parallel."""
     for o in prange(x.shape[0]):
         out[o] = _row_nanprod(x[o], big)
 
 
-@njit(fastmath=FM, inline="always")
+@njit(fastmath=EXACT, inline="always")
 def _columns_task(x: Any, out: Any, wb: int, t: int) -> None:
     w = x.shape[2]
     nb = -(-w // wb)
@@ -123,7 +124,7 @@ def _columns_task(x: Any, out: Any, wb: int, t: int) -> None:
             acc[j] *= v if v == v else one
 
 
-@kernel(fastmath=FM)
+@kernel(fastmath=EXACT)
 def nanprod_columns(x: Any, out: Any, wb: int) -> None:
     """out[o, j] = product of the non-NaNs of column j of x (O, R, I) over R, in order;
     (outer, block of ``wb`` columns) tasks; serial."""
@@ -131,7 +132,7 @@ def nanprod_columns(x: Any, out: Any, wb: int) -> None:
         _columns_task(x, out, wb, t)
 
 
-@kernel(fastmath=FM, parallel=True)
+@kernel(fastmath=EXACT, parallel=True)
 def nanprod_columns_par(x: Any, out: Any, wb: int) -> None:
     """nanprod_columns over its tasks in parallel."""
     for t in prange(x.shape[0] * -(-x.shape[2] // wb)):

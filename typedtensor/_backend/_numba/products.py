@@ -13,10 +13,11 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ._primitives import CH, FM, PB32, PB64, _as
+from ._lanes import EXACT
+from ._primitives import CH, PB32, PB64, _as
 
 
-@njit(fastmath=FM, inline="always")
+@njit(fastmath=EXACT, inline="always")
 def _chunk_prod(seg: Any, zc: Any) -> Any:
     s = zc
     for i in range(seg.shape[0]):
@@ -24,7 +25,7 @@ def _chunk_prod(seg: Any, zc: Any) -> Any:
     return s
 
 
-@njit(fastmath=FM, inline="always")
+@njit(fastmath=EXACT, inline="always")
 def _row_prod(row: Any, zc: Any, zt: Any) -> Any:
     n = row.shape[0]
     if n <= CH:  # one chunk: no slice (keeps short rows cheap)
@@ -74,7 +75,7 @@ def _infinite_times(seg: Any, tot: Any) -> Any:
     return tot
 
 
-@njit(fastmath=FM, inline="always")
+@njit(fastmath=EXACT, inline="always")
 def _chunk_prod_bounds(seg: Any, zc: Any) -> Any:
     """(product in SIMD lanes, U, L): U = prod max(|x|, 1) and L = prod min(|x|, 1) bound
     every partial product of ``seg`` in any order; a NaN element makes U and L NaN. All three
@@ -92,7 +93,7 @@ def _chunk_prod_bounds(seg: Any, zc: Any) -> Any:
     return s, u, lo
 
 
-@njit(fastmath=FM, inline="always")
+@njit(fastmath=EXACT, inline="always")
 def _sign_prod(seg: Any) -> float:
     s = 1.0
     for i in range(seg.shape[0]):
@@ -105,7 +106,7 @@ def _sign_prod(seg: Any) -> float:
 _SUB_BLOCK = 32
 
 
-@njit(fastmath=FM, inline="always")
+@njit(fastmath=EXACT, inline="always")
 def _sub_block_prod(seg: Any, tot: Any, zt: Any, big: float, small: float) -> Any:
     """``tot`` times ``seg`` in numpy's order (``_row_prod_in_order``'s rules): in SIMD lanes
     within the bounds, a zero total times finite elements and an infinite one times nonzero
@@ -121,7 +122,7 @@ def _sub_block_prod(seg: Any, tot: Any, zt: Any, big: float, small: float) -> An
     return _sequential_prod(seg, tot)
 
 
-@njit(fastmath=FM, inline="always")
+@njit(fastmath=EXACT, inline="always")
 def _by_sub_blocks(seg: Any, tot: Any, zt: Any, big: float, small: float) -> Any:
     """``tot`` times a block whose bounds failed, by sub-blocks of ``_SUB_BLOCK``."""
     for c0 in range(0, seg.shape[0], _SUB_BLOCK):
@@ -130,7 +131,7 @@ def _by_sub_blocks(seg: Any, tot: Any, zt: Any, big: float, small: float) -> Any
     return tot
 
 
-@njit(fastmath=FM, inline="always")
+@njit(fastmath=EXACT, inline="always")
 def _row_prod_in_order(row: Any, zt: Any, big: float) -> Any:
     """Product of a float row with numpy's result where numpy's sequential order overflows or
     underflows (``[1e300, 1e-300, ...]``: lanes would multiply inf by 0). Blocks of PB64/PB32

@@ -11,9 +11,9 @@ from typing import Any
 from numba import njit, prange
 
 from ._cache import kernel
+from ._lanes import EXACT, LANES, add_magnitudes, add_squares, add_values, fill, fold, spill
 from ._primitives import (
     CH,
-    FM,
     PROD,
     PRODF,
     SUM,
@@ -32,68 +32,33 @@ from .products import _row_prod, _row_prod_in_order
 
 # ----------------------------------------------------------------------------- accumulate
 # zc: chunk accumulator (type and identity), zt: total accumulator (type and identity).
-@njit(fastmath=FM, inline="always")
-def _chunk_sum(seg: Any, zc: Any) -> Any:
-    s = zc
-    for i in range(seg.shape[0]):
-        s += seg[i]
-    return s
+# The sums of a row run in explicit lanes (``_lanes``): chunks of CH elements in lanes of the
+# chunk type, each chunk's lanes added to lanes of the total type, those folded pairwise.
+def _row_accumulator(add: Any) -> Any:
+    """``total(row, lc, lt, c)``: the sum of ``elem(row[i])`` of ``add`` (a ``lane_adder``),
+    ``lc``/``lt`` the chunk and total lanes (overwritten)."""
+
+    @njit(fastmath=EXACT, inline="always")
+    def total(row: Any, lc: Any, lt: Any, c: Any) -> Any:
+        n = row.shape[0]
+        zc = _as(lc[0], 0)
+        fill(lt, _as(lt[0], 0))
+        for ci in range((n + CH - 1) // CH):  # a step range would divide per row
+            c0 = ci * CH
+            fill(lc, zc)
+            add(row[c0 : min(c0 + CH, n)], lc, c)
+            spill(lc, lt)
+        return fold(lt)
+
+    return total
 
 
-@njit(fastmath=FM, inline="always")
-def _row_sum(row: Any, zc: Any, zt: Any) -> Any:
-    n = row.shape[0]
-    if n <= CH:  # one chunk: no slice (keeps short rows cheap)
-        return zt + _as(zt, _chunk_sum(row, zc))
-    tot = zt
-    for ci in range((n + CH - 1) // CH):  # a step range would divide per row
-        c0 = ci * CH
-        tot += _as(zt, _chunk_sum(row[c0 : min(c0 + CH, n)], zc))
-    return tot
+_row_sum = _row_accumulator(add_values)
+_row_sum_abs = _row_accumulator(add_magnitudes)
+_row_sum_squares = _row_accumulator(add_squares)
 
 
-@njit(fastmath=FM, inline="always")
-def _chunk_sum_abs(seg: Any, zc: Any) -> Any:
-    s = zc
-    for i in range(seg.shape[0]):
-        s += abs(_as(zc, seg[i]))
-    return s
-
-
-@njit(fastmath=FM, inline="always")
-def _row_sum_abs(row: Any, zc: Any, zt: Any) -> Any:
-    n = row.shape[0]
-    if n <= CH:  # one chunk: no slice (keeps short rows cheap)
-        return zt + _as(zt, _chunk_sum_abs(row, zc))
-    tot = zt
-    for ci in range((n + CH - 1) // CH):  # a step range would divide per row
-        c0 = ci * CH
-        tot += _as(zt, _chunk_sum_abs(row[c0 : min(c0 + CH, n)], zc))
-    return tot
-
-
-@njit(fastmath=FM, inline="always")
-def _chunk_sum_squares(seg: Any, zc: Any) -> Any:
-    s = zc
-    for i in range(seg.shape[0]):
-        v = _as(zc, seg[i])
-        s += v * v
-    return s
-
-
-@njit(fastmath=FM, inline="always")
-def _row_sum_squares(row: Any, zc: Any, zt: Any) -> Any:
-    n = row.shape[0]
-    if n <= CH:  # one chunk: no slice (keeps short rows cheap)
-        return zt + _as(zt, _chunk_sum_squares(row, zc))
-    tot = zt
-    for ci in range((n + CH - 1) // CH):  # a step range would divide per row
-        c0 = ci * CH
-        tot += _as(zt, _chunk_sum_squares(row[c0 : min(c0 + CH, n)], zc))
-    return tot
-
-
-@njit(fastmath=FM, inline="always")
+@njit(fastmath=EXACT, inline="always")
 def _row_sum_powers(row: Any, p: float, zc: Any, zt: Any) -> Any:
     tot = zt
     for i in range(row.shape[0]):
@@ -101,7 +66,7 @@ def _row_sum_powers(row: Any, p: float, zc: Any, zt: Any) -> Any:
     return tot
 
 
-@njit(fastmath=FM, inline="always")
+@njit(fastmath=EXACT, inline="always")
 def _row_count_nonzero(row: Any) -> Any:
     cnt = 0
     for i in range(row.shape[0]):
@@ -109,7 +74,7 @@ def _row_count_nonzero(row: Any) -> Any:
     return cnt
 
 
-@njit(fastmath=FM)
+@njit(fastmath=EXACT)
 def _accumulate_rows_task(x: Any, part: Any, op: int, p: float, zc: Any, zt: Any, t: int, ns: int,
                 rb: int) -> None:  # fmt: skip
     # rows [r0, r1) of segment s; the op branch sits outside the row loop and each row is
@@ -140,18 +105,21 @@ def _accumulate_rows_task(x: Any, part: Any, op: int, p: float, zc: Any, zt: Any
                 else:
                     a += _as(zt, 1) if v != 0 else _as(zt, 0)
             part[r, s] = a
-    elif op == SUM:
-        for r in range(r0, r1):
-            part[r, s] = _row_sum(x[r, lo:hi], zc, zt)
-    elif op == PROD:
+    elif op == PROD:  # integers only (floats: PRODF): exact in any order
         for r in range(r0, r1):
             part[r, s] = _row_prod(x[r, lo:hi], zc, zt)
-    elif op == SUMABS:
-        for r in range(r0, r1):
-            part[r, s] = _row_sum_abs(x[r, lo:hi], zc, zt)
-    elif op == SUMSQ:
-        for r in range(r0, r1):
-            part[r, s] = _row_sum_squares(x[r, lo:hi], zc, zt)
+    elif op == SUM or op == SUMABS or op == SUMSQ:
+        lc = _full(LANES, zc)
+        lt = _full(LANES, zt)
+        if op == SUM:
+            for r in range(r0, r1):
+                part[r, s] = _row_sum(x[r, lo:hi], lc, lt, zc)
+        elif op == SUMABS:
+            for r in range(r0, r1):
+                part[r, s] = _row_sum_abs(x[r, lo:hi], lc, lt, zc)
+        else:
+            for r in range(r0, r1):
+                part[r, s] = _row_sum_squares(x[r, lo:hi], lc, lt, zc)
     elif op == SUMPOW:
         for r in range(r0, r1):
             part[r, s] = _row_sum_powers(x[r, lo:hi], p, zc, zt)
@@ -176,7 +144,7 @@ def acc_h_par(x: Any, part: Any, op: int, p: float, zc: Any, zt: Any, rb: int) -
         _accumulate_rows_task(x, part, op, p, zc, zt, t, ns, rb)
 
 
-@njit(fastmath=FM)
+@njit(fastmath=EXACT)
 def _accumulate_column_block(x: Any, o: int, r0: int, r1: int, j0: int, j1: int, acc: Any,
                              op: int, p: float, zc: Any) -> None:  # fmt: skip
     w = j1 - j0
@@ -232,7 +200,7 @@ def _accumulate_column_block(x: Any, o: int, r0: int, r1: int, j0: int, j1: int,
                 acc[j] += _as(zt, 1) if xr[j] != 0 else _as(zt, 0)
 
 
-@njit(fastmath=FM)
+@njit(fastmath=EXACT)
 def _norm_column_block(x: Any, o: int, r0: int, r1: int, j0: int, j1: int, acc: Any,
                        op: int, p: float, zc: Any) -> None:  # fmt: skip
     """The norm family (SUMABS, SUMSQ, SUMPOW) of ``_accumulate_column_block``: its own
@@ -296,7 +264,7 @@ def _norm_column_block(x: Any, o: int, r0: int, r1: int, j0: int, j1: int, acc: 
                 acc[j] += _as(zt, abs(_as(zc, xr[j])) ** _as(zc, p))
 
 
-@njit(fastmath=FM, inline="always")
+@njit(fastmath=EXACT, inline="always")
 def _column_task_span(x: Any, t: int, ns: int, wb: int) -> Any:
     """Task t of a vertical kernel on x (O, R, I): (o, s, r0, r1, j0, j1), i.e. outer index,
     segment of R and its rows, column block."""
@@ -310,7 +278,7 @@ def _column_task_span(x: Any, t: int, ns: int, wb: int) -> Any:
     return o, s, (s * nr) // ns, ((s + 1) * nr) // ns, j0, min(ni, j0 + wb)
 
 
-@njit(fastmath=FM)
+@njit(fastmath=EXACT)
 def _accumulate_columns_task(
     x: Any, part: Any, op: int, p: float, zc: Any, t: int, ns: int, wb: int
 ) -> None:
@@ -318,7 +286,7 @@ def _accumulate_columns_task(
     _accumulate_column_block(x, o, r0, r1, j0, j1, part[o, s, j0:j1], op, p, zc)
 
 
-@njit(fastmath=FM)
+@njit(fastmath=EXACT)
 def _norm_columns_task(
     x: Any, part: Any, op: int, p: float, zc: Any, t: int, ns: int, wb: int
 ) -> None:
@@ -362,7 +330,7 @@ def nrm_v_par(x: Any, part: Any, op: int, p: float, zc: Any, wb: int) -> None:
         _norm_columns_task(x, part, op, p, zc, t, ns, wb)
 
 
-@njit(fastmath=FM)
+@njit(fastmath=EXACT)
 def _accumulate_short_rows_task(x: Any, part: Any, op: int, p: float, zc: Any, t: int, rb: int,
                 norm: Any) -> None:  # fmt: skip
     # ``norm`` None: the sum family; True: the norm family. numba prunes the other branch at

@@ -10,38 +10,36 @@ import numpy as np
 from numba import njit, prange
 
 from ._cache import kernel
-from ._primitives import CH, FM, VBS, _empty, _full, _n_span, _tr
+from ._lanes import EXACT, LANES, add_squared_deviations, add_values, fill, fold
+from ._primitives import CH, VBS, _empty, _full, _n_span, _tr
 from .sums import _column_task_span
 
 
 # ----------------------------------------------------------------------------- var (mean, M2)
-@njit(fastmath=FM, inline="always")
-def _chunk_var(seg: Any) -> Any:
-    k = seg.shape[0]
-    sm = 0.0
-    for i in range(k):
-        sm += np.float64(seg[i])
-    mc = sm / k
-    q = 0.0
-    for i in range(k):
-        d = np.float64(seg[i]) - mc
-        q += d * d
-    return mc, q
+@njit(fastmath=EXACT, inline="always")
+def _chunk_var(seg: Any, lanes: Any) -> Any:
+    """(mean, M2) of a chunk: two passes in float64 lanes (``lanes``, overwritten)."""
+    fill(lanes, 0.0)
+    add_values(seg, lanes, 0.0)
+    mc = fold(lanes) / seg.shape[0]
+    fill(lanes, 0.0)
+    add_squared_deviations(seg, lanes, mc)
+    return mc, fold(lanes)
 
 
-@njit(fastmath=FM, inline="always")
-def _row_var(row: Any) -> Any:
+@njit(fastmath=EXACT, inline="always")
+def _row_var(row: Any, lanes: Any) -> Any:
     """(mean, M2) of a row: two passes per L1-resident chunk, chunks merged with Chan's rule."""
     n = row.shape[0]
     if n <= CH:
-        return _chunk_var(row)
+        return _chunk_var(row, lanes)
     cnt = 0.0
     mean = 0.0
     m2 = 0.0
     for ci in range((n + CH - 1) // CH):  # a step range would divide per row
         c0 = ci * CH
         c1 = min(c0 + CH, n)
-        mc, q = _chunk_var(row[c0:c1])
+        mc, q = _chunk_var(row[c0:c1], lanes)
         k = c1 - c0
         nt = cnt + k
         delta = mc - mean
@@ -51,7 +49,7 @@ def _row_var(row: Any) -> Any:
     return mean, m2
 
 
-@njit(fastmath=FM)
+@njit(fastmath=EXACT)
 def _var_rows_task(x: Any, pmean: Any, pm2: Any, t: int, ns: int, rb: int) -> None:
     blk = t // ns
     s = t - blk * ns
@@ -60,8 +58,9 @@ def _var_rows_task(x: Any, pmean: Any, pm2: Any, t: int, ns: int, rb: int) -> No
     hi = ((s + 1) * n) // ns
     r0 = blk * rb
     r1 = min(x.shape[0], r0 + rb)
+    lanes = _full(LANES, 0.0)
     for r in range(r0, r1):
-        mean, m2 = _row_var(x[r, lo:hi])
+        mean, m2 = _row_var(x[r, lo:hi], lanes)
         pmean[r, s] = mean
         pm2[r, s] = m2
 
@@ -82,7 +81,7 @@ def var_h_par(x: Any, pmean: Any, pm2: Any, rb: int) -> None:
         _var_rows_task(x, pmean, pm2, t, ns, rb)
 
 
-@njit(fastmath=FM)
+@njit(fastmath=EXACT)
 def _var_columns_task(x: Any, pmean: Any, pm2: Any, t: int, ns: int, wb: int) -> None:
     o, s, r0, r1, j0, j1 = _column_task_span(x, t, ns, wb)
     w = j1 - j0
@@ -153,7 +152,7 @@ def var_v_par(x: Any, pmean: Any, pm2: Any, wb: int) -> None:
         _var_columns_task(x, pmean, pm2, t, ns, wb)
 
 
-@njit(fastmath=FM)
+@njit(fastmath=EXACT)
 def _var_short_rows_task(x: Any, pmean: Any, pm2: Any, t: int, rb: int) -> None:
     r0, r1, w, z = _n_span(x, t, rb)
     bm = _empty((1, 1, w), np.float64)
