@@ -33,9 +33,8 @@ __all__ = ["nanprod_columns", "nanprod_columns_par", "nanprod_rows", "nanprod_ro
 
 @njit(inline="always")
 def _seq(seg: Any, tot: Any) -> Any:
-    """``tot * seg[0] * seg[1] * ...`` in this order (a NaN element counts as 1). The early
-    exit keeps LLVM from reordering the loop into SIMD lanes (the caller's ``reassoc`` would
-    allow it) and is exact: a NaN total (``inf * 0``) stays NaN."""
+    """``tot * seg[0] * seg[1] * ...`` in this order (a NaN element counts as 1); the early
+    exit is exact: a NaN total (``inf * 0``) stays NaN."""
     one = _as(tot, 1)
     for i in range(seg.shape[0]):
         v = _as(tot, seg[i])
