@@ -210,17 +210,21 @@ def _arg_shape(ctx: SigContext, expr: Expression) -> Shape | None:
     return view.shape if view is not None else None
 
 
+def _lone_symbol(param: rules.DimExpr) -> rules.Symbol | None:
+    """The one atom of ``param`` where it is a symbol (``param`` is a polynomial in it)."""
+    atoms = param.atoms()
+    atom = next(iter(atoms)) if len(atoms) == 1 else None
+    return atom if isinstance(atom, rules.Symbol) else None
+
+
 def _solve_linear(
     param: rules.DimExpr, arg: rules.DimExpr
 ) -> tuple[object, rules.DimExpr | None] | None:
     """``(key, value)`` for ``param == arg`` with ``param = c * V + k`` linear in one symbol
     ``V``, where ``(arg - k)`` divides by ``c`` exactly; ``(key, None)`` when ``arg`` is a
     size that no size of ``V`` gives (``6`` for ``2 * V + 1``); ``None`` where it cannot tell."""
-    atoms = param.atoms()
-    if len(atoms) != 1:
-        return None
-    (atom,) = atoms
-    if not isinstance(atom, rules.Symbol):
+    atom = _lone_symbol(param)
+    if atom is None:
         return None
     c = param.terms.get((atom,))
     if c is None or set(param.terms) - {(atom,), ()}:
@@ -244,11 +248,8 @@ def _solve_power(
     ``param``. A root ``V >= 1`` of ``param - arg`` divides its lowest nonzero coefficient
     (the rational root theorem, after dividing out the powers of ``V``), so the divisors are
     all the candidates: ``B * B == 9`` has ``[3]``, ``B * B == 10`` none."""
-    atoms = param.atoms()
-    if len(atoms) != 1:
-        return None
-    (atom,) = atoms
-    if not isinstance(atom, rules.Symbol):
+    atom = _lone_symbol(param)
+    if atom is None:
         return None
     n = arg.constant
     if n is None:

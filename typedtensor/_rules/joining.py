@@ -265,10 +265,11 @@ def broadcast_to_shape(
     is_symbolic: Callable[[D], bool] = _never_symbolic,
     render: Callable[[Sequence[D]], str] | None = None,
     render_dim: Callable[[D], str] | None = None,
+    expr_of: Callable[[D], DimExpr | None] | None = None,
 ) -> tuple[D, ...]:
     """Shape of ``broadcast_to(x, target)``: the target, where each of ``x``'s dims (aligned
     from the right) is 1 or equal to the target dim (an unknown target dim becomes the known
-    size it must equal).
+    size it must equal; ``expr_of`` finds two spellings of one size equal).
 
     >>> broadcast_to_shape((3, 1), (2, 3, 4))
     (2, 3, 4)
@@ -290,7 +291,7 @@ def broadcast_to_shape(
         t = target[lead + i]
         if size_of(d) == 1:
             continue
-        merged = _equal_dims(d, t, size_of, is_symbolic)
+        merged = _equal_dims(d, t, size_of, is_symbolic, expr_of)
         if merged is _FAIL:
             raise ShapeMismatchError(
                 f"{where}: dim {text(d)} at position {i - len(dims)} is neither 1 nor the "
