@@ -283,6 +283,7 @@ REFUSED = [
     ((D // 4, 4), (D,), True),  # a source's inexact division is no run-time check
     ((D,), (D // 2, D // 2), True),  # not one lone division per target dim
     ((D,), (D // 2 + 1, 2), True),  # D // 2 + 1: not a lone division
+    ((N - 1, D), (N - 1, D // 4, 4), True),  # 0 elements for N = 1 fit D // 4 for any D
 ]
 
 

@@ -252,10 +252,13 @@ def _divisions_reshape_checks(src: DimExpr, dst: list[DimExpr]) -> list[DimExpr 
     """The target dims with their floor divisions made exact, where the reshape itself proves
     them exact; ``None`` where it does not. Each changed dim (the others are ``None``) is
     ``c * (p // q)``, an inexact division (``x.shape[1] // 4``) of positive ``p`` and ``q``,
-    and the counts are equal once the divisions are exact: ``(B, H) -> (B, H // 4, 4)``. At
-    run time each such dim is at most ``c * p / q``, strictly less unless ``q`` divides ``p``,
-    so numpy's check that the counts are equal fails unless every division is exact (symbols
-    are sizes >= 1). With a -1 it proves nothing: the -1 absorbs the remainder."""
+    the source count is positive, and the counts are equal once the divisions are exact:
+    ``(B, H) -> (B, H // 4, 4)``. At run time each such dim is at most ``c * p / q``, strictly
+    less unless ``q`` divides ``p``, so numpy's check that the counts are equal fails unless
+    every division is exact (symbols are sizes >= 1; a count of 0 would fit any division).
+    With a -1 it proves nothing: the -1 absorbs the remainder."""
+    if not _positive(src):
+        return None
     out: list[DimExpr | None] = []
     for e in dst:
         division = _lone_division(e)
