@@ -6,10 +6,11 @@ One canonical form, so that equal sizes compare equal structurally: a sum of pro
 
 Floor divisions simplify where the answer is an identity over the integers:
 ``(q * X + R) // q == X + R // q`` for an integer polynomial ``X`` and a constant ``q > 0``;
-``(p // q) // r == p // (q * r)``; and ``(p // q) * q == p`` only for an *exact* division, one
-the rules know divides (a reshape or split produced it, and numpy checks at run time that it
-divides). Exactness is a fact about the atom, not part of its value: an exact and a plain
-``D // H`` are equal.
+``(p // q) // r == p // (q * r)`` (kept nested where only the outer division is exact, as
+``q * r`` need not divide ``p``); ``n // q == 0`` for a constant ``0 <= n`` below every size of
+``q``; and ``(p // q) * q == p`` only for an *exact* division, one the rules know divides (a
+reshape or split produced it, and numpy checks at run time that it divides). Exactness is a
+fact about the atom, not part of its value: an exact and a plain ``D // H`` are equal.
 
 A symbol is any hashable key with a printable name (the runtime uses names, the plugin its mypy
 types). Nothing here imports numpy or mypy.
