@@ -20,7 +20,7 @@ from ._creation import arange, asarray, empty, full, ones, random, tensor, zeros
 from ._dask import from_zarr
 
 # dim expressions (issue 31): arithmetic on dims in annotations, and einsum
-from ._dims import Add, FloorDiv, Mul, Sub
+from ._dims import Add, FloorDiv, IntDiv, Mul, Sub
 from ._dtypes import (
     ComplexFloating,
     DType,
@@ -368,6 +368,7 @@ __all__ = [
     # dim expressions (issue 31)
     "Add",
     "FloorDiv",
+    "IntDiv",
     "Mul",
     "Sub",
     "AnyTensor",

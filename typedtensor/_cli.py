@@ -51,6 +51,7 @@ _DIM_OPERATORS = {
     "typedtensor._dims.Sub": ("-", 1),
     "typedtensor._dims.Mul": ("*", 2),
     "typedtensor._dims.FloorDiv": ("//", 2),
+    "typedtensor._dims.IntDiv": ("//", 2),
 }
 _MESSAGE = re.compile(
     r"^(?P<path>.+?):(?P<line>\d+): (?P<severity>error|note|warning): (?P<msg>.*)$"

@@ -1,4 +1,5 @@
-"""Dim expressions in annotations: ``tt.Add[A, B]``, ``tt.Sub``, ``tt.Mul``, ``tt.FloorDiv``.
+"""Dim expressions in annotations: ``tt.Add[A, B]``, ``tt.Sub``, ``tt.Mul``, ``tt.FloorDiv``,
+``tt.IntDiv``.
 
 Generic marker classes whose arguments are dims (``Literal[n]``, a TypeVar, a ``tt.Dim``
 marker, or another expression), nestable: a function can declare
@@ -7,7 +8,9 @@ dim expressions in canonical form (``Mul[B, L[2]]`` and ``Mul[L[2], B]`` are one
 ``Mul[L[2], L[3]]`` is ``Literal[6]``) and prints them as Python arithmetic (``2 * B``,
 ``D // 8``, ``B + N``). A ``FloorDiv[P, Q]`` dim of a tensor denotes an exact division (the
 reshapes and splits that make one check it at run time, ``x.assert_shape`` checks it), so
-``FloorDiv[D, H]`` times ``H`` is ``D``. ``@tt.shapecheck`` and ``x.assert_shape`` check the
+``FloorDiv[D, H]`` times ``H`` is ``D``. ``IntDiv[P, Q]`` is Python's ``P // Q`` with no claim
+that ``Q`` divides (``x.shape[1] // 4`` as a value), so ``IntDiv[D, L[4]]`` times 4 stays
+``4 * (D // 4)``. ``@tt.shapecheck`` and ``x.assert_shape`` check the
 value of every expression dim once its symbols are bound by plain dims. Other checkers
 (pyright) accept them as opaque dims.
 """
@@ -21,7 +24,7 @@ from typing_extensions import TypeVar
 
 from ._rules.dimexpr import DimExpr
 
-__all__ = ["Add", "DIM_EXPRESSIONS", "FloorDiv", "Mul", "Sub", "annotation_expr"]
+__all__ = ["Add", "DIM_EXPRESSIONS", "FloorDiv", "IntDiv", "Mul", "Sub", "annotation_expr"]
 
 Left = TypeVar("Left")
 Right = TypeVar("Right")
@@ -53,8 +56,14 @@ class FloorDiv(_DimExpression[Left, Right]):
     L[8]]]`` for ``D`` split into 8 heads."""
 
 
+class IntDiv(_DimExpression[Left, Right]):
+    """The dim ``Left // Right`` rounded down, with no claim that ``Right`` divides ``Left``:
+    ``tt.zeros((x.shape[1] // 4,))`` on ``x: Tensor[DT, B, D]`` is ``Tensor[DT, tt.IntDiv[D,
+    L[4]]]``; ``(D // 4) * 4`` of it is not ``D``."""
+
+
 #: class -> the Python operator it spells (printing, run-time checks)
-DIM_EXPRESSIONS: dict[type, str] = {Add: "+", Sub: "-", Mul: "*", FloorDiv: "//"}
+DIM_EXPRESSIONS: dict[type, str] = {Add: "+", Sub: "-", Mul: "*", FloorDiv: "//", IntDiv: "//"}
 
 
 def annotation_expr(
@@ -64,7 +73,8 @@ def annotation_expr(
 ) -> DimExpr | None:
     """A dim of an annotation at run time as an expression: ``Literal[n]`` a constant, a
     TypeVar or a marker (``is_marker``: a ``tt.Dim`` subclass) a symbol named ``name(item)``,
-    ``tt.Mul[L[2], B]`` the arithmetic (a ``FloorDiv`` exact); ``None`` for anything else.
+    ``tt.Mul[L[2], B]`` the arithmetic (a ``FloorDiv`` exact, an ``IntDiv`` not); ``None`` for
+    anything else.
 
     >>> B = TypeVar("B")
     >>> str(annotation_expr(Mul[Literal[2], B], lambda d: d.__name__))
@@ -84,4 +94,4 @@ def annotation_expr(
     left, right = (annotation_expr(a, name, is_marker) for a in args)
     if left is None or right is None:
         return None
-    return left.apply(op, right, exact=True)
+    return left.apply(op, right, exact=origin is not IntDiv)

@@ -395,8 +395,8 @@ def _exact_divisions(expr: Any) -> list[Any]:
     """The exact floor divisions in ``expr``, nested ones too."""
     found = []
     for atom in expr.atoms():
-        if getattr(atom, "exact", False):
-            found.append(atom)
+        if hasattr(atom, "exact"):  # a floor division; an inexact one may hold exact ones
+            found += [atom] if atom.exact else []
             found += _exact_divisions(atom.num) + _exact_divisions(atom.den)
     return found
 

@@ -5,9 +5,10 @@ types an unknown dim ``int``.
 value type ``tt.Mul[L[2], B]`` (the expression classes subclass ``int``, so it is an ``int``
 anywhere one is expected), and ``tt.zeros((x.shape[0] * 2,))`` reads it back as the dim
 ``2 * B``. Literal arithmetic folds (``64 // 8`` is ``Literal[8]?``, mypy's own form for an
-int literal). A floor division keeps its expression only where it is exact (``(4 * D) // 4``);
-``x.shape[1] // 4`` is a plain ``int`` (as a tensor dim, ``D // 4`` would claim that 4 divides
-``D``).
+int literal). A floor division keeps its expression, exact where the rules prove it
+(``(4 * D) // 4`` is ``D``) and otherwise ``tt.IntDiv``, which claims no divisibility:
+``x.shape[1] // 4`` is ``tt.IntDiv[D, L[4]]``, and ``(x.shape[1] // 4) * 4`` stays
+``4 * (D // 4)``, never ``D``.
 """
 
 from __future__ import annotations
@@ -52,15 +53,9 @@ def _operand(t: Type) -> DimExpr | None:
 
 
 def _combine(op: str, a: DimExpr, b: DimExpr) -> DimExpr | None:
-    """``a op b``; a floor division only where it is exact (or of two constants)."""
-    if op != "//":
-        return a.apply(op, b)
-    n, d = a.constant, b.constant
-    if d == 0:
-        return None
-    if n is not None and d is not None:
-        return rules.DimExpr.const(n // d)
-    return a.divide_exactly(b)
+    """``a op b``: a floor division not known to divide is inexact (``tt.IntDiv``); ``None``
+    for a division by 0."""
+    return a.apply(op, b, exact=False)
 
 
 def int_operator_hook(op: str, reflected: bool) -> Callable[[MethodContext], Type]:

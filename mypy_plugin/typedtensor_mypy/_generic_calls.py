@@ -11,6 +11,9 @@ hook infers such TypeVars itself, before mypy checks the arguments:
 - one that only appears in a linear expression (``2 * B + 1``) is solved from the argument's
   dim where the division is exact (``B = (dim - 1) // 2``); a size that no ``B`` gives
   (``6``) is a ``typedtensor-shape`` error, and ``B`` is ``Any`` for the rest of the call;
+- one that only appears in a polynomial of itself (``B * B``, ``B * (B + 1)``) met by a
+  literal size is solved over the sizes >= 0: one solution binds it (``9`` gives ``B = 3``),
+  none is a ``typedtensor-shape`` error (``10`` is no square), several make it ``Any``;
 - the solved TypeVars are substituted everywhere in the signature and every expression dim is
   rewritten into its canonical form (``Mul[L[2], L[3]]`` -> ``Literal[6]``; an expression over
   ``Any`` is ``Any``), so mypy compares canonical types: ``(3, 6)`` passes, ``(3, 7)`` is an
@@ -69,11 +72,13 @@ def _is_expression(t: Type) -> bool:
 
 
 class _ExpressionVars(TypeQuery[bool]):
-    """Whether a type holds an expression dim; records the TypeVars inside one."""
+    """Whether a type holds an expression dim; records the TypeVars inside one (``var_ids``)
+    and those elsewhere (``plain_ids``)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.var_ids: set[TypeVarId] = set()
+        self.plain_ids: set[TypeVarId] = set()
         self._depth = 0
 
     def strategy(self, items: list[bool]) -> bool:
@@ -88,16 +93,16 @@ class _ExpressionVars(TypeQuery[bool]):
         return True
 
     def visit_type_var(self, t: TypeVarType, /) -> bool:
-        if self._depth:
-            self.var_ids.add(t.id)
+        (self.var_ids if self._depth else self.plain_ids).add(t.id)
         return False
 
 
-def has_expression_dims(types: list[Type]) -> tuple[bool, set[TypeVarId]]:
-    """Whether any of ``types`` holds an expression dim, and the TypeVars inside them."""
+def has_expression_dims(types: list[Type]) -> tuple[bool, set[TypeVarId], set[TypeVarId]]:
+    """Whether any of ``types`` holds an expression dim, the TypeVars inside them, and the
+    TypeVars found elsewhere (a plain dim, an ``int`` parameter)."""
     scan = _ExpressionVars()
     found = scan.query_types(types)
-    return found, scan.var_ids
+    return found, scan.var_ids, scan.plain_ids
 
 
 class _Normalise(TypeTranslator):
@@ -205,17 +210,21 @@ def _arg_shape(ctx: SigContext, expr: Expression) -> Shape | None:
     return view.shape if view is not None else None
 
 
+def _lone_symbol(param: rules.DimExpr) -> rules.Symbol | None:
+    """The one atom of ``param`` where it is a symbol (``param`` is a polynomial in it)."""
+    atoms = param.atoms()
+    atom = next(iter(atoms)) if len(atoms) == 1 else None
+    return atom if isinstance(atom, rules.Symbol) else None
+
+
 def _solve_linear(
     param: rules.DimExpr, arg: rules.DimExpr
 ) -> tuple[object, rules.DimExpr | None] | None:
     """``(key, value)`` for ``param == arg`` with ``param = c * V + k`` linear in one symbol
     ``V``, where ``(arg - k)`` divides by ``c`` exactly; ``(key, None)`` when ``arg`` is a
     size that no size of ``V`` gives (``6`` for ``2 * V + 1``); ``None`` where it cannot tell."""
-    atoms = param.atoms()
-    if len(atoms) != 1:
-        return None
-    (atom,) = atoms
-    if not isinstance(atom, rules.Symbol):
+    atom = _lone_symbol(param)
+    if atom is None:
         return None
     c = param.terms.get((atom,))
     if c is None or set(param.terms) - {(atom,), ()}:
@@ -226,11 +235,69 @@ def _solve_linear(
     return atom.key, value
 
 
+#: the largest constant term whose divisors ``_solve_power`` tries (larger: not solved)
+_MAX_DIVISORS_OF = 10**10
+
+
+def _solve_power(
+    param: rules.DimExpr, arg: rules.DimExpr
+) -> tuple[object, list[int] | None] | None:
+    """``(key, sizes)``: every size >= 0 of the one symbol ``V`` of the polynomial ``param``
+    (no floor division) with ``param == arg`` for a constant ``arg``; ``sizes`` is ``None``
+    where it cannot tell (``arg`` is not a constant, or too large); ``None`` for any other
+    ``param``. A root ``V >= 1`` of ``param - arg`` divides its lowest nonzero coefficient
+    (the rational root theorem, after dividing out the powers of ``V``), so the divisors are
+    all the candidates: ``B * B == 9`` has ``[3]``, ``B * B == 10`` none."""
+    atom = _lone_symbol(param)
+    if atom is None:
+        return None
+    n = arg.constant
+    if n is None:
+        return atom.key, None
+    coefs = {len(mono): c for mono, c in param.terms.items()}  # a term of degree k is c * V**k
+    coefs[0] = coefs.get(0, 0) - n
+    roots = [0] if coefs[0] == 0 else []
+    lowest = abs(next(c for _, c in sorted(coefs.items()) if c))
+    if lowest > _MAX_DIVISORS_OF:
+        return atom.key, None
+    for d in range(1, int(lowest**0.5) + 1):
+        if lowest % d:
+            continue
+        for v in sorted({d, lowest // d}):
+            if sum(c * v**k for k, c in coefs.items()) == 0:
+                roots.append(v)
+    return atom.key, sorted(set(roots))
+
+
+def _solve(
+    param: rules.DimExpr, arg: rules.DimExpr
+) -> tuple[object, rules.DimExpr | None, bool] | None:
+    """``(key, value, unknown)`` for ``param == arg`` in one symbol: linear
+    (``_solve_linear``) or a polynomial (``_solve_power``); ``value`` is ``None`` where no
+    size fits, or where several may (``unknown``)."""
+    linear = _solve_linear(param, arg)
+    if linear is not None:
+        return (*linear, False)
+    power = _solve_power(param, arg)
+    if power is None:
+        return None
+    key, roots = power
+    if roots is None or len(roots) > 1:
+        return key, None, True
+    return key, rules.DimExpr.const(roots[0]) if roots else None, False
+
+
 def _bindings(
-    ctx: SigContext, sig: CallableType, wanted: set[TypeVarId], impossible: list[str]
+    ctx: SigContext,
+    sig: CallableType,
+    wanted: set[TypeVarId],
+    impossible: list[str],
+    only_inside: set[TypeVarId],
 ) -> dict[TypeVarId, Type]:
     """The dim each wanted TypeVar takes from the arguments (see the module docstring); a
-    linear expression no size fits binds ``Any`` and adds its reason to ``impossible``."""
+    linear expression no size fits binds ``Any`` and adds its reason to ``impossible``.
+    A TypeVar ``only_inside`` expressions that met a known dim and could not be solved
+    (``B * N`` against ``12``) binds ``Any``: mypy's own inference would give ``Never``."""
     found: dict[TypeVarId, Type] = {}
     pending: list[tuple[Type, Type]] = []  # (the parameter's expression dim, the argument's)
     shapes: dict[int, Shape | None] = {}
@@ -254,23 +321,30 @@ def _bindings(
                     found[p.id] = met
                 else:
                     pending.append((dim, met))
-    for param_dim, arg_dim in pending:  # linear expressions of TypeVars not bound plainly
+    stuck: set[TypeVarId] = set()
+    for param_dim, arg_dim in pending:  # expressions of TypeVars not bound plainly
         left = wanted - set(found)
         if not left:
             break
         expr = dim_expr(expand_type(param_dim, found))
         value = dim_expr(arg_dim)
-        solved = _solve_linear(expr, value) if expr is not None and value is not None else None
+        solved = _solve(expr, value) if expr is not None and value is not None else None
         if solved is None:
+            if expr is not None and value is not None:
+                stuck |= {a.key.id for a in expr.symbols() if isinstance(a.key, TypeVarType)}
             continue
-        var, size = solved
+        var, size, unknown = solved
         if not isinstance(var, TypeVarType) or var.id not in left:
             continue
-        if size is None:
+        if unknown:  # several sizes may fit: unknown, never a guess
+            found[var.id] = any_dim()
+        elif size is None:
             impossible.append(f"the argument's dim {value} is {expr} for no size of {var.name}")
             found[var.id] = any_dim()  # one precise error, not an arg-type over Never
         else:
             found[var.id] = make_expr_dim(ctx.api)(size)
+    for var_id in (stuck & only_inside) - set(found):
+        found[var_id] = any_dim()
     return found
 
 
@@ -286,13 +360,16 @@ def _fits_bound(var: TypeVarType, value: Type) -> bool:
 def expression_signature(ctx: SigContext, sig: CallableType) -> CallableType:
     """``sig`` with the TypeVars of its expression dims inferred and substituted, and every
     expression dim canonical (see the module docstring); ``sig`` itself if it has none."""
-    found_any, var_ids = has_expression_dims([*sig.arg_types, sig.ret_type])
+    found_any, var_ids, _ = has_expression_dims([*sig.arg_types, sig.ret_type])
     if not found_any:
         return sig
     free = {v.id: v for v in sig.variables if isinstance(v, TypeVarType) and not v.values}
     wanted = var_ids & set(free)
     unsolvable: list[str] = []
-    found = _bindings(ctx, sig, wanted, unsolvable) if wanted else {}
+    found: dict[TypeVarId, Type] = {}
+    if wanted:
+        plain_in_args = has_expression_dims(sig.arg_types)[2]  # where mypy can infer them
+        found = _bindings(ctx, sig, wanted, unsolvable, wanted - plain_in_args)
     found = {k: v for k, v in found.items() if _fits_bound(free[k], v)}
     normalise = _Normalise(found, make_expr_dim(ctx.api))
     arg_types = [t.accept(normalise) for t in sig.arg_types]

@@ -357,7 +357,7 @@ def broadcast_to_hook(ctx: FunctionContext) -> Type:
     target = _shape_items(ctx, arg)
     if view is None or target is None:
         return ctx.default_return_type
-    kw = _without(_dim_kwargs(ctx), "make_dim", "unknown", "expr_of", "make_expr")
+    kw = _without(_dim_kwargs(ctx), "make_dim", "unknown", "make_expr")
     dims = _apply(
         ctx,
         arg.anchor(ctx),

@@ -11,15 +11,20 @@ PKG_PREFIX: Final = "typedtensor."
 TENSOR: Final = "typedtensor._tensor.Tensor"
 TENSOR_BASE: Final = "typedtensor._tensor.TensorBase"
 DIM: Final = "typedtensor._tensor.Dim"
+#: ``tt.IntDiv[P, Q]``: ``P // Q`` with no claim that ``Q`` divides (``tt.FloorDiv`` is exact)
+INT_DIV: Final = "typedtensor._dims.IntDiv"
 #: the dim expression classes (``tt.Add[A, B]``...) -> the operator they spell
 DIM_EXPRESSIONS: Final = {
     "typedtensor._dims.Add": "+",
     "typedtensor._dims.Sub": "-",
     "typedtensor._dims.Mul": "*",
     "typedtensor._dims.FloorDiv": "//",
+    INT_DIV: "//",
 }
-#: operator -> class
-DIM_EXPRESSION_CLASSES: Final = {op: name for name, op in DIM_EXPRESSIONS.items()}
+#: operator -> class (``//``: the exact ``tt.FloorDiv``)
+DIM_EXPRESSION_CLASSES: Final = {
+    op: name for name, op in DIM_EXPRESSIONS.items() if name != INT_DIV
+}
 DTYPES_MODULE: Final = "typedtensor._dtypes"
 REDUCTIONS_MODULE: Final = "typedtensor.reductions"
 SCANS_MODULE: Final = "typedtensor.scans"

@@ -184,8 +184,8 @@ def _symbol_name(p: ProperType) -> str | None:
 
 def dim_expr(dim: Type) -> DimExpr | None:
     """A dim as an expression: ``Literal[n]`` a constant, a TypeVar or marker a symbol (keyed
-    by its type), ``tt.Add/Sub/Mul/FloorDiv[A, B]`` the arithmetic (a ``FloorDiv`` exact);
-    ``None`` for ``Any`` and anything else."""
+    by its type), ``tt.Add/Sub/Mul/FloorDiv/IntDiv[A, B]`` the arithmetic (a ``FloorDiv``
+    exact, an ``IntDiv`` not); ``None`` for ``Any`` and anything else."""
     size = dim_size(dim)
     if size is not None:
         return rules.DimExpr.const(size)
@@ -199,7 +199,7 @@ def dim_expr(dim: Type) -> DimExpr | None:
     left, right = dim_expr(p.args[0]), dim_expr(p.args[1])
     if op is None or left is None or right is None:
         return None
-    return left.apply(op, right, exact=True)
+    return left.apply(op, right, exact=p.type.fullname != names.INT_DIV)
 
 
 def expr_dim(
@@ -207,7 +207,8 @@ def expr_dim(
 ) -> Type:
     """The canonical type of an expression: ``Literal[n]``, the symbol's own type, or nested
     ``tt.Add/Sub/Mul/FloorDiv`` in the expression's term order (so equal expressions are one
-    type). ``literal(n)`` and ``instance(fullname, args)`` build types."""
+    type), a floor division not known to be exact as ``tt.IntDiv``. ``literal(n)`` and
+    ``instance(fullname, args)`` build types."""
     c = expr.constant
     if c is not None:
         return literal(c)
@@ -221,7 +222,7 @@ def expr_dim(
             assert isinstance(a.key, Type)
             return a.key
         num, den = expr_dim(a.num, literal, instance), expr_dim(a.den, literal, instance)
-        return instance(cls["//"], [num, den])
+        return instance(cls["//"] if a.exact else names.INT_DIV, [num, den])
 
     total: Type | None = None
     for mono, coef in expr.sorted_terms():

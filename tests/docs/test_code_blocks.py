@@ -134,8 +134,9 @@ def _instrument(block: Block) -> None:
             block.checked_origin[len(block.checked)] = n
 
 
-_OPERATORS = {"Add": "+", "Sub": "-", "Mul": "*", "FloorDiv": "//"}
-_INNERMOST = re.compile(r"\b(Add|Sub|Mul|FloorDiv)\[([^\[\],]+?),([^\[\],]+?)\]")
+#: both floor divisions (exact ``FloorDiv``, rounded-down ``IntDiv``) print ``//``
+_OPERATORS = {"Add": "+", "Sub": "-", "Mul": "*", "FloorDiv": "//", "IntDiv": "//"}
+_INNERMOST = re.compile(r"\b(Add|Sub|Mul|FloorDiv|IntDiv)\[([^\[\],]+?),([^\[\],]+?)\]")
 
 
 def normalize(type_text: str) -> str:

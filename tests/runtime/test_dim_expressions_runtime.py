@@ -27,6 +27,8 @@ class Rows(tt.Dim): ...
         ((3, 4), (tt.Sub[B, L[1]], B)),  # the symbol bound after the expression
         ((2, 12, 3), (L[2], D, tt.FloorDiv[D, L[4]])),
         ((4, 8), (Rows, tt.Mul[Rows, L[2]])),
+        ((10, 2), (D, tt.IntDiv[D, L[4]])),  # a floor division that need not divide
+        ((10, 3, 0), (D, tt.IntDiv[D, L[3]], tt.IntDiv[L[3], D])),
     ],
 )
 def test_assert_shape_accepts_matching_expression_dims(
@@ -43,6 +45,8 @@ def test_assert_shape_accepts_matching_expression_dims(
         ((3, 5), (B, tt.Mul[L[2], B]), "dim 1 is 5 but 2 * B = 6 for B = 3"),
         ((3, 4, 8), (B, N, tt.Add[B, N]), "dim 2 is 8 but B + N = 7 for B = 3, N = 4"),
         ((10, 2), (D, tt.FloorDiv[D, L[4]]), "D // 4 is not an exact division for D = 10"),
+        ((10, 3), (D, tt.IntDiv[D, L[4]]), "dim 1 is 3 but D // 4 = 2 for D = 10"),
+        ((12, 3), (D, tt.IntDiv[D, tt.FloorDiv[D, L[5]]]), "D // 5 is not an exact division"),
     ],
 )
 def test_assert_shape_names_the_expression_and_its_value(
@@ -70,3 +74,20 @@ def test_shapecheck_checks_expression_dims() -> None:
     text = str(info.value)
     assert "expected Tensor[float32, B, 2 * B], got Tensor[float32, 3, 5]" in text
     assert "2*B=6" in text
+
+
+@tt.shapecheck
+def _quarters(x: Tensor[tt.float32, D]) -> Tensor[tt.float32, tt.IntDiv[D, L[4]]]:
+    return x[: x.shape[0] // 4]
+
+
+def test_shapecheck_checks_floor_divisions_that_need_not_divide() -> None:
+    assert _quarters(tt.zeros((10,), tt.float32)).shape == (2,)
+    assert _quarters(tt.zeros((3,), tt.float32)).shape == (0,)
+    with pytest.raises(tt.ShapeCheckError, match="D//4=2"):
+        _off_by_one(tt.zeros((10,), tt.float32))
+
+
+@tt.shapecheck
+def _off_by_one(x: Tensor[tt.float32, D]) -> Tensor[tt.float32, tt.IntDiv[D, L[4]]]:
+    return x[: x.shape[0] // 4 + 1]

@@ -143,6 +143,11 @@ B, N, D, H, T = (DimExpr.symbol(n) for n in NAMES)
         ((B * N * D) // (B * N), D),
         ((B - N) + N, B),
         (D.floordiv(H, exact=True), D // H),  # exactness is a fact, not part of the value
+        (DimExpr.const(1) // (4 * B), DimExpr.const(0)),  # 0 <= 1 < 4 * B for every B >= 1
+        (DimExpr.const(4) // (B + N + 3), DimExpr.const(0)),
+        # an exact division of an inexact one stays nested (6 need not divide D), and cancels
+        ((D // 2).floordiv(3, exact=True) * 3, D // 2),
+        ((D.floordiv(2, exact=True)).floordiv(3, exact=True) * 6, D),
     ],
 )
 def test_equal_sizes_have_one_form(left: DimExpr, right: DimExpr) -> None:
@@ -155,6 +160,8 @@ def test_equal_sizes_have_one_form(left: DimExpr, right: DimExpr) -> None:
     [
         ((D // H) * H, D),  # not known to divide: D = 10, H = 3 gives 9
         ((D // 8) * 8, D),
+        (((D // 2) // 3) * 6, D),  # an inexact division of an inexact one: D // 6, inexact
+        (DimExpr.const(4) // (B + 1), DimExpr.const(0)),  # 1 for B <= 3
         (2 * B, 4),
         (B, N),
         (3 * B, 2 * N),
@@ -174,6 +181,8 @@ def test_unproved_equalities_stay_unknown(left: DimExpr, right: DimExpr) -> None
         (B - N, "B - N"),
         (2 * (D // 8) + 1, "2 * (D // 8) + 1"),
         ((B + 1) // (2 * N), "(B + 1) // (2 * N)"),
+        (D // (D // 4), "D // (D // 4)"),
+        ((D // 2).floordiv(3, exact=True), "(D // 2) // 3"),
         (B * N, "B * N"),
         (DimExpr.const(0), "0"),
     ],
@@ -213,6 +222,11 @@ RESHAPES = [
     ((B, 3), (3, -1), (3, B)),
     ((2 * B, N), (B, -1), (B, 2 * N)),
     ((B, N), (N, B), (N, B)),
+    # a computed D // 4 (not known to divide) as a target: numpy's count check proves it exact
+    ((B, D), (B, D // 4, 4), (B, D.floordiv(4, exact=True), 4)),
+    ((B, D), (D // H, B, H), (D.floordiv(H, exact=True), B, H)),
+    # with a -1 it proves nothing; the -1 is the exact part
+    ((B, D), (B, D // 4, -1), (B, D // 4, D.floordiv(D // 4, exact=True))),
 ]
 
 
@@ -252,7 +266,7 @@ def test_reshape_of_expressions_agrees_with_numpy(
 def _exact_holds(dims: tuple[DimExpr, ...], env: dict[str, int]) -> bool:
     """Whether every exact division in ``dims`` divides for the sizes ``env``."""
     return all(
-        a.num.evaluate(env) % a.den.evaluate(env) == 0
+        a.den.evaluate(env) != 0 and a.num.evaluate(env) % a.den.evaluate(env) == 0
         for d in dims
         for a in d.atoms()
         if isinstance(a, FloorDivAtom) and a.exact
@@ -265,6 +279,11 @@ REFUSED = [
     ((B, T, H, D // H), (B, T, D), True),  # D // H not known to divide
     ((2 * B + 1,), (2, -1), False),  # never a multiple of 2
     ((B, 3), (B + 1, 3), False),  # 3 * B != 3 * B + 3 for every B
+    ((B, D), (B, D // 4, 2), True),  # 2 * (D // 4) is D for no D, but not provably so
+    ((D // 4, 4), (D,), True),  # a source's inexact division is no run-time check
+    ((D,), (D // 2, D // 2), True),  # not one lone division per target dim
+    ((D,), (D // 2 + 1, 2), True),  # D // 2 + 1: not a lone division
+    ((N - 1, D), (N - 1, D // 4, 4), True),  # 0 elements for N = 1 fit D // 4 for any D
 ]
 
 

@@ -90,6 +90,7 @@ def dim_value(revealed: str, bindings: dict[str, int]) -> int:
         Sub=_Subscripted(operator.sub),
         Mul=_Subscripted(operator.mul),
         FloorDiv=_Subscripted(operator.floordiv),
+        IntDiv=_Subscripted(operator.floordiv),
     )
     names: dict[str, object] = {**bindings}  # a TypeVar is revealed by its bare name
     names.update(typedtensor=types.SimpleNamespace(_dims=dims), Literal=_Subscripted(int))

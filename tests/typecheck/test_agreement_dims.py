@@ -80,6 +80,21 @@ CASES = [
     "tt.concatenate([x, tt.zeros((c.shape[0], x.shape[1]))]).reshape("
     "-1, x.shape[0] + c.shape[0]).T @ tt.zeros((x.shape[1], 2))",
     "tt.concatenate([a, c]).reshape(2, -1, a.shape[0] + c.shape[0])",
+    # x.shape[i] // k as a value: tt.IntDiv, a floor division with no claim that k divides;
+    # a reshape whose counts match once it is exact proves it (numpy checks the counts)
+    "tt.zeros((x.shape[1] // 3, 2))",
+    "tt.arange(x.shape[1] // x.shape[0])",
+    "tt.zeros((x.shape[1] // 3 * 3,)) * 2 - 1",
+    "x.reshape(x.shape[0], x.shape[1] // 4, 4)",
+    "x.reshape(x.shape[0], x.shape[1] // 3, 3)",
+    "x.reshape(x.shape[0], 4 * (x.shape[1] // 4))",
+    "x.reshape(x.shape[0], x.shape[1] // 3, -1)",
+    "x.reshape(x.shape[0], x.shape[1] // 4, 4).reshape(x.shape[0], -1) + x",
+    # not provable: (D // 3) * 3 is D only where 3 divides D
+    "tt.zeros((x.shape[1] // 3 * 3,)) + x[0]",
+    "tt.zeros((x.shape[1] // 3, 3)).reshape(-1) + x[0]",
+    "tt.zeros((x.shape[0], x.shape[1] // 3, 3)).reshape(x.shape[0], x.shape[1])",
+    "x.reshape(x.shape[1] // 2, x.shape[1] // 2)",
 ]
 
 
@@ -107,6 +122,11 @@ ASSUMES = {
     "x.reshape(x.shape[0], 4, -1).reshape(x.shape[0], -1)": "D % 4 == 0",
     "x.reshape(x.shape[0], 4, -1).transpose(0, 2, 1).reshape(x.shape[0], -1)": "D % 4 == 0",
     "x.reshape(-1, 3)": "B * D % 3 == 0",
+    "x.reshape(x.shape[0], x.shape[1] // 4, 4)": "D % 4 == 0",
+    "x.reshape(x.shape[0], x.shape[1] // 3, 3)": "D % 3 == 0",
+    "x.reshape(x.shape[0], 4 * (x.shape[1] // 4))": "D % 4 == 0",
+    "x.reshape(x.shape[0], x.shape[1] // 3, -1)": "D % (D // 3) == 0",
+    "x.reshape(x.shape[0], x.shape[1] // 4, 4).reshape(x.shape[0], -1) + x": "D % 4 == 0",
 }
 
 

@@ -1,9 +1,10 @@
 """Calls of generic functions declared with expression dims agree with a brute-force oracle.
 
 Each function below declares its parameters and result with ``tt.Add/Sub/Mul/FloorDiv`` over
-TypeVars. Each call passes literal-shaped tensors; mypy (plugin on) checks all calls in one
-module. The oracle enumerates every binding of the function's TypeVars to sizes ``0..SIZES``
-and evaluates the annotations (a ``FloorDiv`` must divide exactly, a dim must be >= 0):
+TypeVars (some only inside a polynomial: ``tt.Mul[B, B]``). Each call passes literal-shaped
+tensors; mypy (plugin on) checks all calls in one module. The oracle enumerates every binding
+of the function's TypeVars to sizes ``0..SIZES`` and evaluates the annotations (a
+``FloorDiv`` must divide exactly, a dim must be >= 0):
 - no binding makes the parameters' shapes equal the arguments' shapes, or the one that does
   makes the declared result no shape (``D // 4`` for ``D = 1``): mypy must report an error at
   the call;
@@ -28,6 +29,7 @@ import typedtensor as tt
 from .conftest import assert_no_crash, run_mypy
 
 DEFINITIONS = """
+import math
 from typing import Literal as L, TypeVar
 import typedtensor as tt
 from typedtensor import Tensor
@@ -60,6 +62,13 @@ def mix(
     a: Tensor[tt.float32, B, L[3]], b: Tensor[tt.float32, tt.Mul[L[2], B], L[3]]
 ) -> Tensor[tt.float32, tt.Mul[L[3], B], L[3]]:
     return tt.concatenate([a, b])
+
+def square(x: Tensor[tt.float32, tt.Mul[B, B]]) -> Tensor[tt.float32, B, B]:
+    n = math.isqrt(x.shape[0])
+    return x.reshape(n, n)
+
+def pronic(x: Tensor[tt.float32, tt.Mul[B, tt.Add[B, L[1]]]]) -> Tensor[tt.float32, B]:
+    return x[: (math.isqrt(4 * x.shape[0] + 1) - 1) // 2]
 """
 
 #: each TypeVar's sizes the oracle tries
@@ -74,6 +83,8 @@ CALLS: list[tuple[str, tuple[tuple[int, ...], ...]]] = [
     *(("shorter", (s,)) for s in TWO),
     *(("grow", (s,)) for s in TWO[:20]),
     *(("mix", ((m, 3), (n, c))) for m in (0, 1, 2, 3) for n in (0, 2, 4, 5, 6) for c in (3, 4)),
+    *(("square", (s,)) for s in [*ONE, (25,), (1024,), (1023,)]),
+    *(("pronic", (s,)) for s in [*ONE, (20,), (30,), (31,)]),
 ]
 _OPS = {"Add": operator.add, "Sub": operator.sub, "Mul": operator.mul}
 

@@ -28,7 +28,7 @@ _SHORT_DTYPES = {
     **{f"uint{n}": f"u{n}" for n in (8, 16, 32, 64)},
 }
 # dim expressions (DESIGN.md section 11), printed as Python arithmetic
-_DIM_OPERATORS = {"Add": "+", "Sub": "-", "Mul": "*", "FloorDiv": "//"}
+_DIM_OPERATORS = {"Add": "+", "Sub": "-", "Mul": "*", "FloorDiv": "//", "IntDiv": "//"}
 
 
 @dataclass(frozen=True)

@@ -8,11 +8,23 @@ from typing import TypeVar
 from .dimexpr import DimExpr, Relation, relation
 from .errors import BroadcastError, ReduceToShapeError, SymbolicBroadcastError
 
-__all__ = ["broadcast_shapes", "never_broadcast", "never_equal", "reduce_to_shape"]
+__all__ = ["broadcast_shapes", "never_broadcast", "never_equal", "reduce_to_shape", "same_dim"]
 
 D = TypeVar("D")
 ExprOf = Callable[[D], "DimExpr | None"]
 _ONE = DimExpr.const(1)
+
+
+def same_dim(a: D, b: D, expr_of: ExprOf[D] | None) -> bool:
+    """Whether dims ``a`` and ``b`` are one size: the same item, or equal expressions read by
+    ``expr_of`` (an exact ``D // 2`` from a split and a ``D // 2`` computed as a value are
+    two plugin types but one size)."""
+    if a == b:
+        return True
+    if expr_of is None:
+        return False
+    ea, eb = expr_of(a), expr_of(b)
+    return ea is not None and eb is not None and relation(ea, eb) is Relation.EQUAL
 
 
 def never_equal(a: D, b: D, expr_of: ExprOf[D] | None) -> bool:
@@ -52,7 +64,14 @@ _FAIL = object()
 
 
 def _broadcast_pair(
-    a: D, b: D, sa: int | None, sb: int | None, ya: bool, yb: bool, unknown: D | None
+    a: D,
+    b: D,
+    sa: int | None,
+    sb: int | None,
+    ya: bool,
+    yb: bool,
+    unknown: D | None,
+    expr_of: ExprOf[D] | None,
 ) -> object:
     """One aligned pair of dims (sizes ``sa``/``sb``, symbolic ``ya``/``yb``), or ``_FAIL``."""
     if sa is not None and sb is not None:  # two known sizes
@@ -62,7 +81,7 @@ def _broadcast_pair(
     if sb == 1:
         return a
     if ya and yb:  # two symbols: only the same one
-        return a if a == b else _FAIL
+        return a if same_dim(a, b, expr_of) else _FAIL
     if ya:  # a symbol against an unknown dim is the symbol; against a known n != 1 it fails
         return a if sb is None else _FAIL
     if yb:
@@ -122,7 +141,7 @@ def broadcast_shapes(
                 continue
             sa, sb = size_of(a), size_of(b)
             ya, yb = sa is None and is_symbolic(a), sb is None and is_symbolic(b)
-            pair = _broadcast_pair(a, b, sa, sb, ya, yb, unknown)
+            pair = _broadcast_pair(a, b, sa, sb, ya, yb, unknown, expr_of)
             if pair is not _FAIL:
                 merged.append(pair)  # type: ignore[arg-type]
                 continue

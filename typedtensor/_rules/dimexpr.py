@@ -6,10 +6,11 @@ One canonical form, so that equal sizes compare equal structurally: a sum of pro
 
 Floor divisions simplify where the answer is an identity over the integers:
 ``(q * X + R) // q == X + R // q`` for an integer polynomial ``X`` and a constant ``q > 0``;
-``(p // q) // r == p // (q * r)``; and ``(p // q) * q == p`` only for an *exact* division, one
-the rules know divides (a reshape or split produced it, and numpy checks at run time that it
-divides). Exactness is a fact about the atom, not part of its value: an exact and a plain
-``D // H`` are equal.
+``(p // q) // r == p // (q * r)`` (kept nested where only the outer division is exact, as
+``q * r`` need not divide ``p``); ``n // q == 0`` for a constant ``0 <= n`` below every size of
+``q``; and ``(p // q) * q == p`` only for an *exact* division, one the rules know divides (a
+reshape or split produced it, and numpy checks at run time that it divides). Exactness is a
+fact about the atom, not part of its value: an exact and a plain ``D // H`` are equal.
 
 A symbol is any hashable key with a printable name (the runtime uses names, the plugin its mypy
 types). Nothing here imports numpy or mypy.
@@ -299,6 +300,8 @@ class DimExpr:
         n = self.constant
         if n is not None and c is not None:
             return DimExpr.const(n // c)
+        if n is not None and 0 <= n < den._least():  # 1 // (4 * B) == 0
+            return DimExpr.const(0)
         quotient = self.divide_exactly(den)
         if quotient is not None:
             return quotient
@@ -309,10 +312,18 @@ class DimExpr:
                 return whole + rest.floordiv(den, exact)
         if c is not None and c > 0 and len(self.terms) == 1:  # (p // q) // r == p // (q * r)
             ((mono, coef),) = self.terms.items()
-            if coef == 1 and len(mono) == 1 and isinstance(mono[0], FloorDivAtom):
-                inner = mono[0]
-                return inner.num.floordiv(inner.den * den, exact and inner.exact)
+            inner = mono[0] if coef == 1 and len(mono) == 1 else None
+            # kept nested where only the outer division is exact: q * r need not divide p
+            if isinstance(inner, FloorDivAtom) and (inner.exact or not exact):
+                return inner.num.floordiv(inner.den * den, exact)
         return DimExpr({(FloorDivAtom(self, den, exact),): 1})
+
+    def _least(self) -> int | float:
+        """A lower bound for sizes >= 1 of the symbols: the value at all ones for positive
+        coefficients over symbols (the least, as it only grows), else ``-inf``."""
+        if all(c > 0 and all(isinstance(a, Symbol) for a in m) for m, c in self.terms.items()):
+            return sum(self.terms.values())
+        return float("-inf")
 
     def apply(self, op: str, other: Operand, exact: bool = False) -> DimExpr | None:
         """``self op other`` for ``op`` one of ``+ - * //`` (``exact`` as in ``floordiv``);

@@ -53,7 +53,8 @@ def floordiv_text(num: Printable, den: Printable) -> str:
 
 def expr_text(expr: Printable, operand: bool = False) -> str:
     """Python arithmetic: ``2 * B + N - 1``, ``D // 8``, ``2 * (D // 8)``; as an ``operand``
-    of ``*`` or ``//`` parenthesised unless one atom or a constant >= 0 (``(B + 1)``)."""
+    of ``*`` or ``//`` parenthesised unless one symbol or a constant >= 0 (``(B + 1)``,
+    ``D // (D // 4)``)."""
     terms = expr.sorted_terms()
     if not terms:
         return "0"
@@ -61,7 +62,7 @@ def expr_text(expr: Printable, operand: bool = False) -> str:
     for mono, coef in terms:
         magnitude = abs(coef)
         alone = len(mono) == 1 and magnitude == 1
-        factors = [_atom_text(a, alone) for a in mono]
+        factors = [_atom_text(a, alone and not operand) for a in mono]
         body = " * ".join(([str(magnitude)] if magnitude != 1 or not mono else []) + factors)
         if not parts:
             parts.append(("-" if coef < 0 else "") + body)

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from .broadcast import ExprOf, broadcast_shapes, never_equal
+from .broadcast import ExprOf, broadcast_shapes, never_equal, same_dim
 from .errors import (
     BroadcastError,
     EinsumSubscriptsError,
@@ -243,7 +243,8 @@ def _join(
     if diagonal:
         if sa is not None and sb is not None and sa != sb:
             raise ShapeMismatchError(f"{problem}; a label repeated in one term takes equal dims")
-        if (ya or yb) and a != b and not (sa is None and not ya) and not (sb is None and not yb):
+        differ = not same_dim(a, b, expr_of)
+        if (ya or yb) and differ and not (sa is None and not ya) and not (sb is None and not yb):
             if never_equal(a, b, expr_of):
                 raise ShapeMismatchError(
                     f"{problem}; they differ for every size of the symbols (the diagonal needs "

@@ -9,6 +9,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Sequence
 
+from .broadcast import same_dim
 from .dimexpr import DimExpr, Relation, never_divides, product, relation
 from .dimexpr_convert import expr_maker, expr_reader
 from .errors import AxisTypeError, ShapeMismatchError
@@ -27,13 +28,18 @@ _FAIL = object()
 
 
 def _equal_dims(
-    a: D, b: D, size_of: Callable[[D], int | None], is_symbolic: Callable[[D], bool]
+    a: D,
+    b: D,
+    size_of: Callable[[D], int | None],
+    is_symbolic: Callable[[D], bool],
+    read: Callable[[D], DimExpr | None] | None = None,
 ) -> object:
-    """The dim two equal dims have (the more precise one), or ``_FAIL`` if they cannot be."""
+    """The dim two equal dims have (the more precise one), or ``_FAIL`` if they cannot be;
+    ``read`` (dim expressions) finds two spellings of one size equal."""
     sa, sb = size_of(a), size_of(b)
     if sa is not None and sb is not None:
         return a if sa == sb else _FAIL
-    if a == b:
+    if same_dim(a, b, read):
         return a
     ya, yb = sa is None and is_symbolic(a), sb is None and is_symbolic(b)
     if ya or yb:  # a symbol equals only itself and an unknown dim
@@ -58,7 +64,7 @@ def _merge_equal(
     result = list(shapes[0])
     for i, s in enumerate(shapes[1:], 1):
         for k, (a, b) in enumerate(zip(result, s, strict=True)):
-            merged = a if k == skip else _equal_dims(a, b, size_of, is_symbolic)
+            merged = a if k == skip else _equal_dims(a, b, size_of, is_symbolic, read)
             if merged is _FAIL:
                 raise ShapeMismatchError(
                     mismatch(k, i, a, b), symbolic=_not_provably_different(a, b, read)
@@ -259,10 +265,11 @@ def broadcast_to_shape(
     is_symbolic: Callable[[D], bool] = _never_symbolic,
     render: Callable[[Sequence[D]], str] | None = None,
     render_dim: Callable[[D], str] | None = None,
+    expr_of: Callable[[D], DimExpr | None] | None = None,
 ) -> tuple[D, ...]:
     """Shape of ``broadcast_to(x, target)``: the target, where each of ``x``'s dims (aligned
     from the right) is 1 or equal to the target dim (an unknown target dim becomes the known
-    size it must equal).
+    size it must equal; ``expr_of`` finds two spellings of one size equal).
 
     >>> broadcast_to_shape((3, 1), (2, 3, 4))
     (2, 3, 4)
@@ -284,7 +291,7 @@ def broadcast_to_shape(
         t = target[lead + i]
         if size_of(d) == 1:
             continue
-        merged = _equal_dims(d, t, size_of, is_symbolic)
+        merged = _equal_dims(d, t, size_of, is_symbolic, expr_of)
         if merged is _FAIL:
             raise ShapeMismatchError(
                 f"{where}: dim {text(d)} at position {i - len(dims)} is neither 1 nor the "

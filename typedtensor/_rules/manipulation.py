@@ -16,7 +16,16 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from .axes import _as_axis_int, normalize_axes
-from .dimexpr import DimExpr, Relation, cancel_common, never_divides, product, relation
+from .dimexpr import (
+    DimExpr,
+    FloorDivAtom,
+    Relation,
+    Symbol,
+    cancel_common,
+    never_divides,
+    product,
+    relation,
+)
 from .dimexpr_convert import expr_maker, expr_reader
 from .errors import AxisRangeError, AxisTypeError, PermutationError, ShapeMismatchError
 
@@ -209,6 +218,9 @@ def reshape_shape(
         found = relation(src, dst)
         if found is Relation.EQUAL:
             return tuple(target)
+        checked = _divisions_reshape_checks(src, [e for e in dst_exprs if e is not None])
+        if checked is not None:
+            return tuple(t if e is None else build(e) for t, e in zip(target, checked, strict=True))
         if found is Relation.DIFFERENT:
             raise ShapeMismatchError(
                 f"{where}: {src_text} do not fit in {dst_text}; the element count must not change"
@@ -234,6 +246,68 @@ def reshape_shape(
     out = list(target)
     out[inferred[0]] = build(num.floordiv(den, exact=True))
     return tuple(out)  # type: ignore[arg-type]
+
+
+def _divisions_reshape_checks(src: DimExpr, dst: list[DimExpr]) -> list[DimExpr | None] | None:
+    """The target dims with their floor divisions made exact, where the reshape itself proves
+    them exact; ``None`` where it does not. Each changed dim (the others are ``None``) is
+    ``c * (p // q)``, an inexact division (``x.shape[1] // 4``) of positive ``p`` and ``q``,
+    the source count is positive, and the counts are equal once the divisions are exact:
+    ``(B, H) -> (B, H // 4, 4)``. At run time each such dim is at most ``c * p / q``, strictly
+    less unless ``q`` divides ``p``, so numpy's check that the counts are equal fails unless
+    every division is exact (symbols are sizes >= 1; a count of 0 would fit any division).
+    With a -1 it proves nothing: the -1 absorbs the remainder."""
+    if not _positive(src):
+        return None
+    out: list[DimExpr | None] = []
+    for e in dst:
+        division = _lone_division(e)
+        if division is None and not _has_inexact(e):
+            out.append(None)
+        elif division is None:
+            return None
+        else:
+            coef, atom = division
+            out.append(coef * atom.num.floordiv(atom.den, exact=True))
+    if all(e is None for e in out):
+        return None
+    exact = product(x if x is not None else e for x, e in zip(out, dst, strict=True))
+    return out if relation(src, exact) is Relation.EQUAL else None
+
+
+def _lone_division(e: DimExpr) -> tuple[int, FloorDivAtom] | None:
+    """``(c, p // q)`` for ``e == c * (p // q)``, ``c >= 1``, an inexact division of
+    ``_positive`` expressions; else ``None``."""
+    if len(e.terms) != 1:
+        return None
+    ((mono, coef),) = e.terms.items()
+    if coef < 1 or len(mono) != 1:
+        return None
+    (atom,) = mono
+    if isinstance(atom, FloorDivAtom) and not atom.exact:
+        return (coef, atom) if _positive(atom.num) and _positive(atom.den) else None
+    return None
+
+
+def _positive(e: DimExpr) -> bool:
+    """Whether ``e >= 1`` for all sizes >= 1 of its symbols, read off its form: positive
+    coefficients over symbols and exact divisions of such expressions."""
+    return bool(e.terms) and all(
+        coef > 0
+        and all(
+            isinstance(a, Symbol) or (a.exact and _positive(a.num) and _positive(a.den))
+            for a in mono
+        )
+        for mono, coef in e.terms.items()
+    )
+
+
+def _has_inexact(e: DimExpr) -> bool:
+    """Whether ``e`` holds a floor division not known to be exact, nested ones too."""
+    return any(
+        isinstance(a, FloorDivAtom) and (not a.exact or _has_inexact(a.num) or _has_inexact(a.den))
+        for a in e.atoms()
+    )
 
 
 def _count_text(count: DimExpr) -> str:

@@ -26,3 +26,8 @@ def doubled(x: Tensor[tt.float32, tt.Mul[L[2], B], tt.Add[B, tt.Sub[D, L[1]]]]) 
 
 def joined(a: Tensor[tt.float32, B, L[3]]) -> Tensor[tt.float32, tt.Add[B, B], L[3]]:
     return tt.concatenate([a, a])
+
+
+def floor_quarters(x: Tensor[tt.float32, tt.IntDiv[D, L[4]], B]) -> int:
+    n: int = x.shape[0]
+    return n
