@@ -9,8 +9,8 @@ answer anywhere is the unknown dtype. The shape: the reductions' single-axis for
 (``_render_forms.ordered_forms`` without the multi-axis tuples), the reduced dims behind the
 dims ``q`` puts in front (none for a scalar, ``Literal[n]`` for a tuple of n numbers). Per form,
 one overload per ``q`` spelling and method group whose map differs from the next spelling's
-(``int`` before ``float``: pyright's ``float`` accepts an ``int``), then a ``method: str`` one
-with the unknown dtype. A list, Tensor or array ``q`` and a tuple of axes get the catch-all.
+(``int`` before ``float``: pyright's ``float`` accepts an ``int``). A list, Tensor or array
+``q``, a tuple of axes, a ``str`` (not literal) or unknown ``method`` get the catch-all.
 """
 
 from __future__ import annotations
@@ -21,12 +21,13 @@ from dataclasses import dataclass
 from typedtensor import _rules as rules
 
 from ._render_dtypes import dtype_class_name
-from ._render_forms import Form, _tensor, ordered_forms
+from ._render_forms import NONE_REQUIRED, Form, _tensor, ordered_forms
 from ._render_params import Param, _doc, render_params, runtime_params
 from ._render_reductions import PYRIGHT_FALSE, _overload_params, out_overload
 
-#: tuples ``q`` of these lengths get a ``Literal[n]`` leading dim (others: the catch-all)
-TUPLE_LENGTHS = (1, 2, 3, 4)
+#: tuples ``q`` of these lengths get a ``Literal[n]`` leading dim (others: the catch-all),
+#: commonest first (the calls with a longer tuple try the shorter ones' overloads first)
+TUPLE_LENGTHS = (2, 3, 4, 1)
 #: the scalar ``q`` spellings pyright tells apart, narrowest first, with the rule's kind for
 #: each: numpy promotes with a numpy scalar's own dtype and a bool ``q`` is not numpy's int
 #: ``q`` for percentile, so both have the rule's "other" answer (``np.float64`` is a
@@ -114,7 +115,7 @@ class QVariant:
     q: str
     method: str
     method_default: str | None
-    found: DTYPE_MAP | None  # None: the unknown dtype (the ``method: str`` overload)
+    found: DTYPE_MAP
 
 
 def _method_groups(name: str) -> list[tuple[str, ...]]:
@@ -128,6 +129,17 @@ def _method_groups(name: str) -> list[tuple[str, ...]]:
 
 def _lit(methods: Sequence[str]) -> str:
     return f"Literal[{', '.join(repr(m).replace(chr(39), chr(34)) for m in methods)}]"
+
+
+def method_aliases() -> dict[str, str]:
+    """``Literal[...]`` of each method group of every function -> its type alias name (an
+    alias is evaluated once, a ``Literal`` of eight names in each of hundreds of overloads is
+    evaluated in each)."""
+    out: dict[str, str] = {}
+    for name in rules.QUANTILE_FUNCTIONS:
+        for group in _method_groups(name):
+            out.setdefault(_lit(group), f"_Methods{len(out)}")
+    return out
 
 
 def _union(a: str, b: str) -> str:
@@ -152,20 +164,19 @@ def _merged(spellings: Sequence[tuple[str, DTYPE_MAP]]) -> list[tuple[str, DTYPE
 
 def q_variants(name: str, n: int | None) -> list[QVariant]:
     """The ``q``/``method`` overloads of one form: ``n`` None for a scalar ``q``, else a tuple
-    of ``n``. Each method group (picking methods required by keyword, so that pyright drops
-    them by arity for calls without ``method=``; the others default to ``"linear"``), then
-    ``method: str`` with the unknown dtype."""
+    of ``n``: per method group (picking methods required by keyword, so that pyright drops
+    them by arity for calls without ``method=``; the others default to ``"linear"``), one per
+    run of spellings with the same map. A ``str`` method or an unknown name gets the
+    catch-all (overloads for it with the exact shape would add a third to the list)."""
     kinds = SCALAR_KINDS if n is None else TUPLE_KINDS
     out: list[QVariant] = []
+    aliases = method_aliases()
     for group in _method_groups(name):
+        alias = aliases[_lit(group)]
         default = '"linear"' if "linear" in group else None
         spellings = [(ann, _dtype_map(name, group[0], k)) for ann, k in kinds]
         for ann, found in _merged(spellings):
-            out.append(QVariant(_q_annotation(ann, n), _lit(group), default, found))
-    widest = kinds[0][0]
-    for ann, _ in kinds[1:]:
-        widest = _union(widest, ann)
-    out.append(QVariant(_q_annotation(widest, n), "str", '"linear"', None))
+            out.append(QVariant(_q_annotation(ann, n), alias, default, found))
     return out
 
 
@@ -173,10 +184,16 @@ def _q_annotation(item: str, n: int | None) -> str:
     return item if n is None else f"tuple[{', '.join([item] * n)}]"
 
 
-def _forms(name: str, params: list[Param]) -> list[Form]:
-    """The single-axis shape forms (no tuple of two or more axes, no ``axis=()``)."""
+def _forms(params: list[Param]) -> list[Form]:
+    """The single-axis shape forms: no tuple of two or more axes, no ``axis=()``, and not the
+    required-``axis`` copies of the ``axis=None, keepdims=True`` forms (they keep those calls
+    from trying the tuple forms, which this list does not have)."""
     spec = rules.REDUCTIONS["median"]  # numpy's quantile reduces as median does
-    return [f for f in ordered_forms(spec, params, poison=False) if not f.axis.startswith("tuple")]
+    return [
+        f
+        for f in ordered_forms(spec, params, poison=False)
+        if not f.axis.startswith("tuple") and f.axis != NONE_REQUIRED
+    ]
 
 
 def _overloads(name: str) -> list[str]:
@@ -186,14 +203,13 @@ def _overloads(name: str) -> list[str]:
     params, ret = runtime_params(fn)
     slots = dtype_slots()
     lines: list[str] = []
-    for form in _forms(name, params):
-        assert form.result is not None
-        for n in (None, *TUPLE_LENGTHS):
-            lead = [] if n is None else [f"Literal[{n}]"]
-            for v in q_variants(name, n):
-                receiver, result = (
-                    (UNKNOWN, UNKNOWN) if v.found is None else _dtype_spelling(v.found, slots)
-                )
+    for n in (None, *TUPLE_LENGTHS):  # a scalar q's calls try none of the tuple overloads
+        lead = [] if n is None else [f"Literal[{n}]"]
+        variants = q_variants(name, n)
+        for form in _forms(params):
+            assert form.result is not None
+            for v in variants:
+                receiver, result = _dtype_spelling(v.found, slots)
                 op = _overload_params(params, "x", _tensor(receiver, form.dims), form)
                 op = [_variant_param(p, v) for p in op]
                 result_t = _tensor(result, [*lead, *form.result])
@@ -243,6 +259,7 @@ def render_quantiles() -> dict[str, str]:
         "PLAIN": "\n".join(plain),
         "OVERLOADS": "\n".join(overloads),
         "ALL": ", ".join(f'"{n}"' for n in quantiles.__all__),
+        "METHOD_ALIASES": "\n".join(f"{a}: TypeAlias = {lit}" for lit, a in method_aliases().items()),
     }
 
 
