@@ -46,6 +46,7 @@ Q_SPELLINGS = (
     "qf",
 )
 METHODS = (*rules.QUANTILE_METHODS, "cubic")
+PER_COMBO = 5
 
 
 def _axes(rank: int) -> list[str]:
@@ -66,10 +67,12 @@ def _q(fn: str, q: str) -> str:
 
 
 def corpus() -> list[str]:
-    """Every rank x dtype x function x q spelling, the axes and methods cycling."""
+    """Per rank x dtype x function, ``PER_COMBO`` cases: the q spellings, axes and methods
+    cycling (every spelling, axis and method meets every rank, dtype and function)."""
     out = []
-    combos = itertools.product(range(5), DTYPES, rules.QUANTILE_FUNCTIONS, Q_SPELLINGS)
-    for i, (rank, dtype, fn, q) in enumerate(combos):
+    combos = itertools.product(range(5), DTYPES, rules.QUANTILE_FUNCTIONS, range(PER_COMBO))
+    for i, (rank, dtype, fn, _) in enumerate(combos):
+        q = Q_SPELLINGS[i % len(Q_SPELLINGS)]
         axes = _axes(rank)
         axis = axes[(i * 5) % len(axes)]
         pick = (i * 7) % (len(METHODS) + 2)
@@ -181,5 +184,5 @@ def test_pyright_answers_equal_runtime(revealed: tuple[list[str], dict[int, str]
         counts["exact" if exact else "shape only"] += 1
     print(f"\npyright quantile agreement over {len(exprs)} cases: {counts}")
     assert problems == [], "\n".join(problems[:40])
-    # floors (measured: see the printed counts)
-    assert counts["exact"] > 400 and counts["shape only"] > 400, counts
+    # regression floors; measured: 289 exact, 81 shape only, 172 unknown, 258 raise (of 800)
+    assert counts["exact"] > 260 and counts["shape only"] > 60, counts
