@@ -27,6 +27,7 @@ MODULES = [
     "linalg",
     "manipulation",
     "scans",
+    "quantiles",
 ]
 
 
