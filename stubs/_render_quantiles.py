@@ -79,11 +79,15 @@ def render_dtype_table() -> str:
     return "\n".join(lines)
 
 
+def _class_or_unknown(name: str | None) -> str:
+    return UNKNOWN if name is None else dtype_class_name(name)
+
+
 def add_dtype_bases(classes: str) -> str:
     """Append the ``_QuantileDTypes[...]`` base to each rendered dtype class line."""
     slots = dtype_slots()
     for i, d in enumerate(rules.DTYPE_NAMES):
-        args = [UNKNOWN if m[i] is None else dtype_class_name(m[i]) for m in slots]  # type: ignore[arg-type]
+        args = [_class_or_unknown(m[i]) for m in slots]
         head = f"class {dtype_class_name(d)}("
         start = classes.index(head)
         end = classes.index("):\n", start)
@@ -252,14 +256,15 @@ def render_quantiles() -> dict[str, str]:
             seen[key] = name
             overloads += [f"    {line}" for line in lines]
         plain.append(
-            f"{indent}def {name}({render_params(params)}) -> {ret}:\n"
-            f'{indent}    """{_doc(fn)}"""'
+            f'{indent}def {name}({render_params(params)}) -> {ret}:\n{indent}    """{_doc(fn)}"""'
         )
     return {
         "PLAIN": "\n".join(plain),
         "OVERLOADS": "\n".join(overloads),
         "ALL": ", ".join(f'"{n}"' for n in quantiles.__all__),
-        "METHOD_ALIASES": "\n".join(f"{a}: TypeAlias = {lit}" for lit, a in method_aliases().items()),
+        "METHOD_ALIASES": "\n".join(
+            f"{alias}: TypeAlias = {lit}" for lit, alias in method_aliases().items()
+        ),
     }
 
 

@@ -29,9 +29,7 @@ def shapes(x: Tensor[tt.float32, L[8], L[3]], v: Tensor[tt.float64, L[5]]) -> No
     # a tuple q of n numbers leads with Literal[n] (numpy: (2, 8) here)
     assert_type(tt.quantile(x, (0.1, 0.9), axis=1), Tensor[tt.float64, L[2], L[8]])
     assert_type(tt.quantile(x, (0.1, 0.5, 0.9)), Tensor[tt.float64, L[3]])
-    assert_type(
-        tt.quantile(x, (0.5,), axis=0, keepdims=True), Tensor[tt.float64, L[1], L[1], L[3]]
-    )
+    assert_type(tt.quantile(x, (0.5,), axis=0, keepdims=True), Tensor[tt.float64, L[1], L[1], L[3]])
     assert_type(tt.quantile(x, (0, 0.5, 0.75, 1), -1), Tensor[tt.float64, L[4], L[8]])
     assert_type(tt.percentile(x, (10, 90), axis=1), Tensor[tt.float64, L[2], L[8]])
     # unknown: a list or Tensor q (its length), a tuple of axes, a tuple of 5 numbers
@@ -52,7 +50,9 @@ def ranks(
     assert_type(tt.quantile(a, 0.5, -3, keepdims=True), Tensor[tt.float16, L[1], L[3], L[4]])
     assert_type(tt.quantile(b, 0.5, 3), Tensor[tt.float32, L[2], L[3], L[4]])
     assert_type(tt.quantile(b, 0.5, -4), Tensor[tt.float32, L[3], L[4], L[5]])
-    assert_type(tt.quantile(b, (0.2, 0.8), 2, True), Tensor[tt.float64, L[2], L[2], L[3], L[1], L[5]])
+    assert_type(
+        tt.quantile(b, (0.2, 0.8), 2, True), Tensor[tt.float64, L[2], L[2], L[3], L[1], L[5]]
+    )
 
 
 def dtypes(
