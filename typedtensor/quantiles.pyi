@@ -15,9 +15,10 @@ import os
 from typing import Any, Final, Literal, overload
 
 import numpy as np
-from typing_extensions import TypeAlias, TypeVar, TypeVarTuple, Unpack
+from typing_extensions import TypeAlias, Unpack
 
-from ._dtypes import DType, _QuantileDTypes
+from ._dtypes import _QuantileDTypes
+from ._tensor import _D0, _D1, _D2, _D3, _R, _Rest, _Sh
 from ._tensor import AnyTensor, Axis, Tensor, _O, _UnknownDim
 
 __all__ = ["nanpercentile", "nanquantile", "percentile", "quantile"]
@@ -25,13 +26,6 @@ __all__ = ["nanpercentile", "nanquantile", "percentile", "quantile"]
 #: True for mypy (built in), unknown to pyright: selects the mypy and the pyright declarations.
 MYPY: Final[bool]
 
-_R = TypeVar("_R", bound=DType)
-_D0 = TypeVar("_D0")
-_D1 = TypeVar("_D1")
-_D2 = TypeVar("_D2")
-_D3 = TypeVar("_D3")
-_Sh = TypeVarTuple("_Sh")
-_Rest = TypeVarTuple("_Rest")
 #: the method groups (``rules.quantile_result_dtype`` gives each the same dtype maps)
 _Methods0: TypeAlias = Literal["inverted_cdf", "closest_observation", "lower", "higher", "nearest"]
 _Methods1: TypeAlias = Literal["averaged_inverted_cdf", "interpolated_inverted_cdf", "hazen", "weibull", "linear", "median_unbiased", "normal_unbiased", "midpoint"]

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 import typedtensor as tt
+from tests.typecheck.test_agreement_partial import split_top
 from typedtensor import _rules as rules
 
 from ._run import pyright
@@ -105,19 +106,6 @@ def prelude() -> list[str]:
                 f"tt.ones({SIZES[:rank]!r}, tt.{dtype})  # type: ignore"
             )
     return lines
-
-
-def split_top(inner: str) -> list[str]:
-    """``a, B[c, d], e`` -> ``['a', 'B[c, d]', 'e']``."""
-    parts, depth, start = [], 0, 0
-    for i, ch in enumerate(inner):
-        depth += ch == "["
-        depth -= ch == "]"
-        if ch == "," and depth == 0:
-            parts.append(inner[start:i].strip())
-            start = i + 1
-    parts.append(inner[start:].strip())
-    return parts
 
 
 def parse(text: str) -> tuple[str | None, list[str] | None] | None:

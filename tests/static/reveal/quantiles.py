@@ -85,11 +85,13 @@ def dtypes(
     assert_type(tt.quantile(f, np.float32(0.5), method="lower"), Tensor[tt.float16])
     # a tuple of floats gives float64 (numpy: a float64 array q)
     assert_type(tt.quantile(f, (0.5, 0.25)), Tensor[tt.float64, L[2]])
-    # complex and bool (numpy raises TypeError), a str method: unknown dtype, exact shape
+    # complex and bool inputs (numpy raises TypeError): unknown dtype, exact shape
     assert_type(tt.quantile(c, 0.5), Tensor[Any])
     assert_type(tt.quantile(c, 0.5, method="lower"), Tensor[Any])
     assert_type(tt.quantile(b, 0.5), Tensor[Any])
-    assert_type(tt.quantile(f, 0.5, method=m), Tensor[Any])
+    # a str method (not a literal) or an unknown name: the catch-all
+    assert_type(tt.quantile(f, 0.5, method=m), AnyTensor)
+    assert_type(tt.quantile(f, 0.5, method="cubic"), AnyTensor)
 
 
 def gradual(x: AnyTensor, y: Tensor[tt.float32, L[2], Any]) -> None:
