@@ -21,6 +21,7 @@ from . import (
     _render_dtypes,
     _render_fft,
     _render_pyright,
+    _render_quantiles,
     _render_rearranging,
     _render_reductions,
     _render_results,
@@ -81,7 +82,10 @@ def render_all(*, plain_only: bool = False) -> dict[Path, str]:
             {"REDUCTIONS": "\n".join(mypy_methods).rstrip("\n").replace(ANY_TENSOR, "AnyTensor")},
         ),
         ROOT / "typedtensor" / "_dtypes.pyi": _fill(
-            "_dtypes.pyi.tmpl", _elementwise.dtype_fields(_render_dtypes.render_dtype_classes())
+            "_dtypes.pyi.tmpl",
+            _render_quantiles.dtype_fields(
+                _elementwise.dtype_fields(_render_dtypes.render_dtype_classes())
+            ),
         ),
         ROOT / "typedtensor" / "_tensor.pyi": _fill(
             "_tensor.pyi.tmpl",
@@ -113,6 +117,9 @@ def render_all(*, plain_only: bool = False) -> dict[Path, str]:
                 ),
                 ROOT / "typedtensor" / "rearranging.pyi": _fill(
                     "rearranging.pyi.tmpl", _render_rearranging.render_rearranging()
+                ),
+                ROOT / "typedtensor" / "quantiles.pyi": _fill(
+                    "quantiles.pyi.tmpl", _render_quantiles.render_quantiles()
                 ),
             }
         ),

@@ -82,46 +82,54 @@ class _ElementwiseDTypes(DType, Generic[_SELF, _ADD_INT_co, _ADD_FLOAT_co, _ADD_
     """Type-level table: the dtype itself (invariant: operands of the same dtype) and
     its result dtype for each elementwise rule family (``Any`` where numpy raises)."""
 
-class bool_(_ReductionDTypes[int64, float64, float64], _ElementwiseDTypes[bool_, int64, float64, complex128, Any, int8, bool_, int64, float16, bool_]):
+_QUANTILE0_co = TypeVar("_QUANTILE0_co", covariant=True)
+_QUANTILE1_co = TypeVar("_QUANTILE1_co", covariant=True)
+_QUANTILE2_co = TypeVar("_QUANTILE2_co", covariant=True)
+
+class _QuantileDTypes(DType, Generic[_QUANTILE0_co, _QUANTILE1_co, _QUANTILE2_co]):
+    """Type-level table: the result dtype of each dtype map of the quantile family
+    (``rules.quantile_result_dtype``; ``Any`` where it has no answer)."""
+
+class bool_(_ReductionDTypes[int64, float64, float64], _ElementwiseDTypes[bool_, int64, float64, complex128, Any, int8, bool_, int64, float16, bool_], _QuantileDTypes[bool_, Any, Any]):
     """Boolean elements."""
 
-class int8(SignedInteger, _ReductionDTypes[int64, float64, float64], _ElementwiseDTypes[int8, int8, float64, complex128, int8, int8, int8, int8, float16, int8]):
+class int8(SignedInteger, _ReductionDTypes[int64, float64, float64], _ElementwiseDTypes[int8, int8, float64, complex128, int8, int8, int8, int8, float16, int8], _QuantileDTypes[int8, float64, float64]):
     """8-bit signed integers."""
 
-class int16(SignedInteger, _ReductionDTypes[int64, float64, float64], _ElementwiseDTypes[int16, int16, float64, complex128, int16, int16, int16, int16, float32, int16]):
+class int16(SignedInteger, _ReductionDTypes[int64, float64, float64], _ElementwiseDTypes[int16, int16, float64, complex128, int16, int16, int16, int16, float32, int16], _QuantileDTypes[int16, float64, float64]):
     """16-bit signed integers."""
 
-class int32(SignedInteger, _ReductionDTypes[int64, float64, float64], _ElementwiseDTypes[int32, int32, float64, complex128, int32, int32, int32, int32, float64, int32]):
+class int32(SignedInteger, _ReductionDTypes[int64, float64, float64], _ElementwiseDTypes[int32, int32, float64, complex128, int32, int32, int32, int32, float64, int32], _QuantileDTypes[int32, float64, float64]):
     """32-bit signed integers."""
 
-class int64(SignedInteger, _ReductionDTypes[int64, float64, float64], _ElementwiseDTypes[int64, int64, float64, complex128, int64, int64, int64, int64, float64, int64]):
+class int64(SignedInteger, _ReductionDTypes[int64, float64, float64], _ElementwiseDTypes[int64, int64, float64, complex128, int64, int64, int64, int64, float64, int64], _QuantileDTypes[int64, float64, float64]):
     """64-bit signed integers."""
 
-class uint8(UnsignedInteger, _ReductionDTypes[uint64, float64, float64], _ElementwiseDTypes[uint8, uint8, float64, complex128, uint8, uint8, uint8, uint8, float16, uint8]):
+class uint8(UnsignedInteger, _ReductionDTypes[uint64, float64, float64], _ElementwiseDTypes[uint8, uint8, float64, complex128, uint8, uint8, uint8, uint8, float16, uint8], _QuantileDTypes[uint8, float64, float64]):
     """8-bit unsigned integers."""
 
-class uint16(UnsignedInteger, _ReductionDTypes[uint64, float64, float64], _ElementwiseDTypes[uint16, uint16, float64, complex128, uint16, uint16, uint16, uint16, float32, uint16]):
+class uint16(UnsignedInteger, _ReductionDTypes[uint64, float64, float64], _ElementwiseDTypes[uint16, uint16, float64, complex128, uint16, uint16, uint16, uint16, float32, uint16], _QuantileDTypes[uint16, float64, float64]):
     """16-bit unsigned integers."""
 
-class uint32(UnsignedInteger, _ReductionDTypes[uint64, float64, float64], _ElementwiseDTypes[uint32, uint32, float64, complex128, uint32, uint32, uint32, uint32, float64, uint32]):
+class uint32(UnsignedInteger, _ReductionDTypes[uint64, float64, float64], _ElementwiseDTypes[uint32, uint32, float64, complex128, uint32, uint32, uint32, uint32, float64, uint32], _QuantileDTypes[uint32, float64, float64]):
     """32-bit unsigned integers."""
 
-class uint64(UnsignedInteger, _ReductionDTypes[uint64, float64, float64], _ElementwiseDTypes[uint64, uint64, float64, complex128, uint64, uint64, uint64, uint64, float64, uint64]):
+class uint64(UnsignedInteger, _ReductionDTypes[uint64, float64, float64], _ElementwiseDTypes[uint64, uint64, float64, complex128, uint64, uint64, uint64, uint64, float64, uint64], _QuantileDTypes[uint64, float64, float64]):
     """64-bit unsigned integers."""
 
-class float16(Floating, _ReductionDTypes[float16, float16, float16], _ElementwiseDTypes[float16, float16, float16, complex64, float16, float16, Any, Any, float16, float16]):
+class float16(Floating, _ReductionDTypes[float16, float16, float16], _ElementwiseDTypes[float16, float16, float16, complex64, float16, float16, Any, Any, float16, float16], _QuantileDTypes[float16, float16, float64]):
     """16-bit IEEE floats (reductions accumulate in float32 where numpy does)."""
 
-class float32(Floating, _ReductionDTypes[float32, float32, float32], _ElementwiseDTypes[float32, float32, float32, complex64, float32, float32, Any, Any, float32, float32]):
+class float32(Floating, _ReductionDTypes[float32, float32, float32], _ElementwiseDTypes[float32, float32, float32, complex64, float32, float32, Any, Any, float32, float32], _QuantileDTypes[float32, float32, float64]):
     """32-bit IEEE floats."""
 
-class float64(Floating, _ReductionDTypes[float64, float64, float64], _ElementwiseDTypes[float64, float64, float64, complex128, float64, float64, Any, Any, float64, float64]):
+class float64(Floating, _ReductionDTypes[float64, float64, float64], _ElementwiseDTypes[float64, float64, float64, complex128, float64, float64, Any, Any, float64, float64], _QuantileDTypes[float64, float64, float64]):
     """64-bit IEEE floats."""
 
-class complex64(ComplexFloating, _ReductionDTypes[complex64, complex64, float32], _ElementwiseDTypes[complex64, complex64, complex64, complex64, complex64, complex64, Any, Any, complex64, float32]):
+class complex64(ComplexFloating, _ReductionDTypes[complex64, complex64, float32], _ElementwiseDTypes[complex64, complex64, complex64, complex64, complex64, complex64, Any, Any, complex64, float32], _QuantileDTypes[Any, Any, Any]):
     """Complex numbers of two float32 parts."""
 
-class complex128(ComplexFloating, _ReductionDTypes[complex128, complex128, float64], _ElementwiseDTypes[complex128, complex128, complex128, complex128, complex128, complex128, Any, Any, complex128, float64]):
+class complex128(ComplexFloating, _ReductionDTypes[complex128, complex128, float64], _ElementwiseDTypes[complex128, complex128, complex128, complex128, complex128, complex128, Any, Any, complex128, float64], _QuantileDTypes[Any, Any, Any]):
     """Complex numbers of two float64 parts."""
 
 

@@ -8,7 +8,9 @@ reduced shape, as in numpy. ``method=`` takes numpy's names (``"linear"``, ``"lo
 ``"higher"``, ``"nearest"`` and the discrete methods keep an integer input's dtype, the others
 give float64, as numpy does. The mypy plugin types them (``rules.quantiles``): the reduced
 shape behind the leading dim of a list/tuple literal or 1-D Tensor ``q``, numpy's dtype where
-the spelling of ``q`` decides it, an error for an unknown ``method``.
+the spelling of ``q`` decides it, an error for an unknown ``method``. Under pyright the
+generated ``quantiles.pyi`` types a scalar or tuple-literal ``q`` with ``axis=None`` or one
+literal axis (docs/stubs.md, "The quantile family under pyright").
 """
 
 from __future__ import annotations

@@ -98,7 +98,7 @@ def test_shadowed_modules_still_type_check() -> None:
     stubs = (HERE.parent.parent / "typedtensor").glob("*.pyi")
     # _tensor_mypy.pyi is stub-only (mypy's view of the reduction methods, no runtime module)
     shadowed = [str(p.with_suffix(".py")) for p in stubs if p.with_suffix(".py").exists()]
-    assert len(shadowed) == 11
+    assert len(shadowed) == 12
     # reductions.py calls the methods that _tensor_methods installs on the class: mypy sees
     # them only through the stubs' Tensor, so it is checked on its own (as scripts/test.sh does)
     reductions = str(HERE.parent.parent / "typedtensor" / "reductions.py")

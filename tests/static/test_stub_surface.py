@@ -29,6 +29,7 @@ MODULES = [
     "scans",
     "_results",
     "fft",
+    "quantiles",
 ]
 
 
