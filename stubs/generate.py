@@ -1,8 +1,8 @@
 """Render typedtensor's stubs from the shape rules: ``python -m stubs.generate [--check]``.
 
-Writes ``typedtensor/_dtypes.pyi``, ``typedtensor/_tensor.pyi``, ``typedtensor/_tensor_mypy.pyi``
-and ``typedtensor/reductions.pyi`` from the templates in ``stubs/templates`` and the rules in
-``typedtensor._rules``. ``--check`` writes nothing and exits with status 1 when a
+Writes every ``typedtensor/*.pyi`` (``_dtypes``, ``_tensor``, ``_tensor_mypy``, ``reductions``,
+the function modules, ``_results``, ``fft``, ``quantiles``: ``render_all``) from the templates
+in ``stubs/templates`` and the rules in ``typedtensor._rules``. ``--check`` writes nothing and exits with status 1 when a
 committed stub differs from what the generator renders now (CI runs it).
 """
 
