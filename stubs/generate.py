@@ -2,8 +2,9 @@
 
 Writes every ``typedtensor/*.pyi`` (``_dtypes``, ``_tensor``, ``_tensor_mypy``, ``reductions``,
 the function modules, ``_results``, ``fft``, ``quantiles``: ``render_all``) from the templates
-in ``stubs/templates`` and the rules in ``typedtensor._rules``. ``--check`` writes nothing and exits with status 1 when a
-committed stub differs from what the generator renders now (CI runs it).
+in ``stubs/templates`` and the rules in ``typedtensor._rules``. ``--check`` writes nothing and
+exits with status 1 when a committed stub differs from what the generator renders now (CI runs
+it).
 """
 
 from __future__ import annotations
