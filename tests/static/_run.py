@@ -28,6 +28,17 @@ def pyright(args: list[str], cwd: Path = HERE) -> dict[str, object]:
     return report
 
 
+def revealed_types(report: dict[str, object], first: int) -> dict[int, str]:
+    """The type each ``reveal_type`` of a pyright report shows, by line counted from ``first``
+    (the file's line ``first`` is 0)."""
+    types: dict[int, str] = {}
+    for d in report["generalDiagnostics"]:  # type: ignore[attr-defined]
+        if d["severity"] == "information" and d["message"].startswith("Type of "):
+            line = d["range"]["start"]["line"] + 1 - first
+            types[line] = d["message"].rsplit('" is "', 1)[1][:-1]
+    return types
+
+
 def errors(report: dict[str, object]) -> list[str]:
     """``file:line: message`` for each error in a pyright report."""
     out = []

@@ -19,7 +19,7 @@ import pytest
 
 import typedtensor as tt
 
-from ._run import mypy, pyright
+from ._run import mypy, pyright, revealed_types
 
 pytestmark = pytest.mark.slow
 
@@ -64,14 +64,12 @@ def revealed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     (tmp / "pyrightconfig.json").write_text(json.dumps({"reportDeprecated": "error"}))
     report = pyright(["-p", str(tmp / "pyrightconfig.json"), str(tmp / "corpus_mod.py")], tmp)
     diagnostics: list[dict[str, Any]] = report["generalDiagnostics"]  # type: ignore[assignment]
-    types: dict[int, str] = {}
-    deprecated: set[int] = set()
-    for d in diagnostics:
-        line = d["range"]["start"]["line"] + 1 - first
-        if d["severity"] == "information" and d["message"].startswith("Type of "):
-            types[line] = d["message"].rsplit('" is "', 1)[1][:-1]
-        elif d.get("rule") == "reportDeprecated":
-            deprecated.add(line)
+    types = revealed_types(report, first)
+    deprecated = {
+        d["range"]["start"]["line"] + 1 - first
+        for d in diagnostics
+        if d.get("rule") == "reportDeprecated"
+    }
     namespace: dict[str, object] = {"tt": tt}
     exec("\n".join(prelude(constants)), namespace)
     return {"cases": cases, "types": types, "deprecated": deprecated, "ns": namespace, "tmp": tmp}

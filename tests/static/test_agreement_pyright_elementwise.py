@@ -26,7 +26,7 @@ import pytest
 import typedtensor as tt
 from typedtensor import _rules as rules
 
-from ._run import mypy, pyright
+from ._run import mypy, pyright, revealed_types
 from .test_agreement_pyright import Exact, parse_mypy, parse_pyright
 
 pytestmark = pytest.mark.slow
@@ -152,11 +152,7 @@ def revealed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     (tmp / "corpus_mod.py").write_text("\n".join(lines) + "\n")
     (tmp / "pyrightconfig.json").write_text(json.dumps({}))
     report = pyright(["-p", str(tmp / "pyrightconfig.json"), str(tmp / "corpus_mod.py")], tmp)
-    types: dict[int, str] = {}
-    for d in report["generalDiagnostics"]:  # type: ignore[attr-defined]
-        line = d["range"]["start"]["line"] + 1 - first
-        if d["severity"] == "information" and d["message"].startswith("Type of "):
-            types[line] = d["message"].rsplit('" is "', 1)[1][:-1]
+    types = revealed_types(report, first)
     namespace: dict[str, object] = {"tt": tt}
     exec("\n".join(prelude(tensors)), namespace)
     return {"cases": cases, "types": types, "ns": namespace, "tmp": tmp, "first": first}

@@ -24,7 +24,7 @@ import typedtensor as tt
 from tests.typecheck.test_agreement_partial import split_top
 from typedtensor import _rules as rules
 
-from ._run import pyright
+from ._run import pyright, revealed_types
 
 pytestmark = pytest.mark.slow
 
@@ -130,13 +130,7 @@ def revealed(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[str], dict[
     (tmp / "quantile_mod.py").write_text("\n".join(lines) + "\n")
     (tmp / "pyrightconfig.json").write_text(json.dumps({"reportDeprecated": "error"}))
     report = pyright(["-p", str(tmp / "pyrightconfig.json"), str(tmp / "quantile_mod.py")], tmp)
-    types: dict[int, str] = {}
-    for d in report["generalDiagnostics"]:  # type: ignore[attr-defined]
-        if d["severity"] == "information" and d["message"].startswith("Type of "):
-            types[d["range"]["start"]["line"] + 1 - first] = d["message"].rsplit('" is "', 1)[1][
-                :-1
-            ]
-    return exprs, types
+    return exprs, revealed_types(report, first)
 
 
 def test_pyright_answers_equal_runtime(revealed: tuple[list[str], dict[int, str]]) -> None:
