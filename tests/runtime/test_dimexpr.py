@@ -148,6 +148,9 @@ B, N, D, H, T = (DimExpr.symbol(n) for n in NAMES)
         # an exact division of an inexact one stays nested (6 need not divide D), and cancels
         ((D // 2).floordiv(3, exact=True) * 3, D // 2),
         ((D.floordiv(2, exact=True)).floordiv(3, exact=True) * 6, D),
+        # dividing by an exact division multiplies by its denominator: D = 2 * (D // 2)
+        ((B * D * N) // D.floordiv(2, exact=True), 2 * B * N),
+        ((6 * D) // (3 * D.floordiv(H, exact=True)), 2 * H),
     ],
 )
 def test_equal_sizes_have_one_form(left: DimExpr, right: DimExpr) -> None:
@@ -161,6 +164,8 @@ def test_equal_sizes_have_one_form(left: DimExpr, right: DimExpr) -> None:
         ((D // H) * H, D),  # not known to divide: D = 10, H = 3 gives 9
         ((D // 8) * 8, D),
         (((D // 2) // 3) * 6, D),  # an inexact division of an inexact one: D // 6, inexact
+        ((B * D) // (D // 2), 2 * B),  # D = 3 gives 3 * B
+        ((B * D) // (3 * D.floordiv(2, exact=True)), B),  # 2 * B / 3 is no polynomial
         (DimExpr.const(4) // (B + 1), DimExpr.const(0)),  # 1 for B <= 3
         (2 * B, 4),
         (B, N),

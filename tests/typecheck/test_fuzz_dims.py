@@ -42,14 +42,19 @@ pytestmark = pytest.mark.slow
 PROGRAMS = int(os.environ.get("TYPEDTENSOR_DIMS_FUZZ", "100"))
 SEEDS = range(int(os.environ.get("TYPEDTENSOR_DIMS_FUZZ_SEEDS", "1")))
 SYMBOLS = ("B", "N", "D")
-#: the sizes each program runs at: B == N once, odd and even sizes, D not always a multiple of 3
+#: the sizes each program runs at: B == N once, odd and even sizes, D not always a multiple of 3;
+#: an ``Any`` dim of a parameter is the last size (not 1 where B or N is 1: a symbol at 1
+#: stretches to it)
 BINDINGS = [
-    dict(zip(SYMBOLS, sizes, strict=True))
-    for sizes in [(1, 1, 4), (2, 3, 8), (4, 1, 12), (6, 5, 6), (3, 2, 16), (5, 5, 10)]
+    dict(zip((*SYMBOLS, "Any"), sizes, strict=True))
+    for sizes in [
+        *((1, 1, 4, 3), (2, 3, 8, 2), (4, 1, 12, 4)),
+        *((6, 5, 6, 6), (3, 2, 16, 1), (5, 5, 10, 5)),
+    ]
 ]
-#: a parameter's dims: symbols (often), literals and annotated expressions
+#: a parameter's dims: symbols (often), literals, annotated expressions and an unknown size
 DIM_POOL = [
-    *("B", "B", "N", "D", "D"),
+    *("B", "B", "N", "D", "D", "Any"),
     *("L[1]", "L[2]", "L[3]", "L[4]", "L[6]"),
     *("tt.Mul[L[2], B]", "tt.Add[N, L[1]]", "tt.FloorDiv[D, L[2]]", "tt.Mul[B, D]"),
 ]
@@ -230,7 +235,7 @@ def program(rng: random.Random) -> Program:
 def render(programs: list[Program]) -> tuple[str, dict[int, tuple[int, int]]]:
     """The module and, per line, the (program, statement) it belongs to."""
     lines = [
-        "from typing import Literal as L, TypeVar",
+        "from typing import Any, Literal as L, TypeVar",
         "import typedtensor as tt",
         "from typedtensor import Tensor",
         *(f'{s} = TypeVar("{s}", bound=int)' for s in SYMBOLS),
@@ -358,15 +363,12 @@ def _problems_of_statement(
     errors: list[tuple[str, str]],
     outcomes: list[Outcome],
     known_inputs: bool,
-    unchecked: set[int],
 ) -> tuple[list[str], dict[str, int]]:
     """What is wrong with one statement's revealed type and errors, given its outcome at each
     binding; ``known_inputs``: no ``Any`` dim or plain ``int`` went in, not even into the
     statements it uses. Gradual typing lets a statement with an unknown input raise under an
-    exact type (the unknown may be the culprit), and an unknown size against a symbolic dim is
-    that dim (docs/types.md: the unknown is taken to be 1 or the dim's size), which cannot hold
-    where the symbolic dim is 1: the sizes are not compared at those bindings (``unchecked``,
-    indices into ``BINDINGS``)."""
+    exact type (the unknown may be the culprit); its exact dims are still compared wherever it
+    runs, at every binding (an unknown size met by a symbolic dim that may be 1 is unknown)."""
     counts = {"statements": 1}
     ran = [o for o in outcomes if o is not None and not isinstance(o, Exception)]
     problems: list[str] = []
@@ -386,8 +388,8 @@ def _problems_of_statement(
         counts["exact"] = 1
     elif known_inputs and len(ran) == len(outcomes):
         counts["unknown, known inputs, runs everywhere"] = 1
-    for index, (binding, outcome) in enumerate(zip(BINDINGS, outcomes, strict=True)):
-        if outcome is None or dims is None or index in unchecked:
+    for binding, outcome in zip(BINDINGS, outcomes, strict=True):
+        if outcome is None or dims is None:
             continue
         values = [None if d is None else evaluate(d, binding) for d in dims]
         if isinstance(outcome, Exception):
@@ -413,15 +415,8 @@ def _problems_of_statement(
 
 
 def _names(expr: str, prog: Program) -> list[str]:
-    """The statement targets ``expr`` uses (parameters are always exact)."""
-    return [n for n in re.findall(r"\bv\d+\b", expr) if n in prog.targets]
-
-
-def _symbolic_ones(revealed: str) -> set[int]:
-    """The bindings at which a symbolic dim of ``revealed`` is 1."""
-    _, dims = claims(revealed)
-    symbolic = [d for d in dims or [] if d is not None and not d.startswith("Literal[")]
-    return {i for i, b in enumerate(BINDINGS) for d in symbolic if evaluate(d, b)[0] == 1}
+    """The statement targets and parameters ``expr`` uses."""
+    return [n for n in re.findall(r"\b\w+\b", expr) if n in prog.targets or n in prog.params]
 
 
 def _exact(revealed: str) -> bool:
@@ -453,23 +448,21 @@ def check(seed: int, n: int, tmp: Path) -> tuple[list[str], Counter[str]]:
     counts: Counter[str] = Counter()
     for p, prog in enumerate(programs):
         outcomes = [run(prog, binding) for binding in BINDINGS]
-        known: dict[str, bool] = {}  # target -> no unknown went into it, however indirectly
-        unchecked: dict[str, set[int]] = {}  # target -> bindings where the gradual rule bites
+        # name -> no unknown went into it, however indirectly
+        known = {n: "Any" not in dims for n, (_, dims) in prog.params.items()}
         for s, (target, expr) in enumerate(prog.statements):
             inputs = _names(expr, prog)
             known[target] = all(
-                known[n] and _exact(types.get((p, prog.targets.index(n)), "?")) for n in inputs
+                known[n]
+                and (n in prog.params or _exact(types.get((p, prog.targets.index(n)), "?")))
+                for n in inputs
             )
-            unchecked[target] = set().union(*(unchecked[n] for n in inputs))
-            if not known[target]:
-                unchecked[target] |= _symbolic_ones(types.get((p, s), "?"))
             found, seen = _problems_of_statement(
                 f"p{p} {target} = {expr}",
                 types.get((p, s), "?"),
                 errors.get((p, s), []),
                 [o[s] for o in outcomes],
                 known[target],
-                unchecked[target],
             )
             problems += found
             counts.update(seen)

@@ -8,7 +8,14 @@ from typing import TypeVar
 from .dimexpr import DimExpr, Relation, relation
 from .errors import BroadcastError, ReduceToShapeError, SymbolicBroadcastError
 
-__all__ = ["broadcast_shapes", "never_broadcast", "never_equal", "reduce_to_shape", "same_dim"]
+__all__ = [
+    "broadcast_shapes",
+    "never_broadcast",
+    "never_equal",
+    "never_one",
+    "reduce_to_shape",
+    "same_dim",
+]
 
 D = TypeVar("D")
 ExprOf = Callable[[D], "DimExpr | None"]
@@ -45,7 +52,7 @@ def never_broadcast(a: D, b: D, expr_of: ExprOf[D] | None) -> bool:
         return False
     ea, eb = expr_of(a), expr_of(b)
     assert ea is not None and eb is not None  # never_equal read both
-    return relation(ea, _ONE) is Relation.DIFFERENT and relation(eb, _ONE) is Relation.DIFFERENT
+    return never_one(a, expr_of) and never_one(b, expr_of)
 
 
 def _int_size(d: object) -> int | None:
@@ -61,6 +68,13 @@ def _dim_text(d: object, size: int | None) -> str:
 
 
 _FAIL = object()
+
+
+def never_one(d: D, expr_of: ExprOf[D] | None) -> bool:
+    """Whether dim ``d`` is not 1 for any size >= 1 of its symbols (``2 * B``, ``B + 1``; not
+    ``B``, ``B - 1``), as a dim expression read by ``expr_of``; ``False`` where unreadable."""
+    expr = expr_of(d) if expr_of is not None else None
+    return expr is not None and relation(expr, _ONE) is Relation.DIFFERENT
 
 
 def _broadcast_pair(
@@ -82,10 +96,12 @@ def _broadcast_pair(
         return a
     if ya and yb:  # two symbols: only the same one
         return a if same_dim(a, b, expr_of) else _FAIL
-    if ya:  # a symbol against an unknown dim is the symbol; against a known n != 1 it fails
-        return a if sb is None else _FAIL
+    # a symbol against a known n != 1 fails; against an unknown dim it is the symbol where that
+    # is never 1 (2 * B: the unknown dim must be 1 or equal), else unknown (B = 1 stretches)
+    if ya:
+        return _FAIL if sb is not None else a if never_one(a, expr_of) else unknown
     if yb:
-        return b if sa is None else _FAIL
+        return _FAIL if sa is not None else b if never_one(b, expr_of) else unknown
     if sa is not None:  # an unknown dim against a known n: n (gradual)
         return a
     if sb is not None:
@@ -109,8 +125,9 @@ def broadcast_shapes(
     unknown dim (``Any``). Per aligned pair:
 
     - two known sizes: equal, or one is 1 (it yields to the other); else ``BroadcastError``;
-    - a symbolic dim broadcasts with itself, with a known 1 (the symbol is the result) and with
-      an unknown dim (the symbol is the result); against a known size other than 1 or a
+    - a symbolic dim broadcasts with itself and with a known 1 (the symbol is the result) and
+      with an unknown dim (the symbol where it is never 1, such as ``2 * B``; else ``unknown``,
+      since a symbol at 1 stretches to the unknown size); against a known size other than 1 or a
       different symbol it is a ``SymbolicBroadcastError`` (it would fail for most sizes),
       unless the two provably never broadcast (``never_broadcast`` over the dim expressions
       ``expr_of`` reads: ``2 * B`` against ``2 * B + 1`` or ``3``): a ``BroadcastError``;

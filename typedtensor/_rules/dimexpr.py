@@ -303,6 +303,8 @@ class DimExpr:
         if n is not None and 0 <= n < den._least():  # 1 // (4 * B) == 0
             return DimExpr.const(0)
         quotient = self.divide_exactly(den)
+        if quotient is None:
+            quotient = self._divide_by_exact_division(den)
         if quotient is not None:
             return quotient
         if c is not None and c > 0:  # (c * X + R) // c == X + R // c
@@ -317,6 +319,18 @@ class DimExpr:
             if isinstance(inner, FloorDivAtom) and (inner.exact or not exact):
                 return inner.num.floordiv(inner.den * den, exact)
         return DimExpr({(FloorDivAtom(self, den, exact),): 1})
+
+    def _divide_by_exact_division(self, den: DimExpr) -> DimExpr | None:
+        """``self // (k * (p // q))`` where the atom is exact (``p == q * (p // q)``): the
+        polynomial ``self * q / (k * p)`` when that division is exact, else ``None``
+        (``(B * D) // (D // 2) == 2 * B``)."""
+        if len(den.terms) != 1:
+            return None
+        ((mono, k),) = den.terms.items()
+        atom = mono[0] if len(mono) == 1 else None
+        if not (isinstance(atom, FloorDivAtom) and atom.exact):
+            return None
+        return (self * atom.den).divide_exactly(atom.num * k)
 
     def _least(self) -> int | float:
         """A lower bound for sizes >= 1 of the symbols: the value at all ones for positive

@@ -9,7 +9,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Sequence
 
-from .broadcast import same_dim
+from .broadcast import never_one, same_dim
 from .dimexpr import DimExpr, Relation, never_divides, product, relation
 from .dimexpr_convert import expr_maker, expr_reader
 from .errors import AxisTypeError, ShapeMismatchError
@@ -291,6 +291,9 @@ def broadcast_to_shape(
         t = target[lead + i]
         if size_of(d) == 1:
             continue
+        if size_of(t) is None and not is_symbolic(t) and size_of(d) is None:
+            if not never_one(d, expr_of):
+                continue  # an unknown target dim: a symbolic dim at 1 stretches to it
         merged = _equal_dims(d, t, size_of, is_symbolic, expr_of)
         if merged is _FAIL:
             raise ShapeMismatchError(
