@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mypy.plugin import FunctionContext
+from mypy.plugin import FunctionContext, MethodContext
 from mypy.types import AnyType, Type, TypeOfAny
 
 from . import errorcodes
@@ -17,10 +17,10 @@ from ._interop import numpy_scalar_dtype
 from ._rules import rules
 from ._tensortypes import Shape, TensorView, as_tensor, make_tensor, render_dtype, unknown_star
 
-__all__ = ["binary_hook", "round_hook", "unary_hook"]
+__all__ = ["abs_method_hook", "binary_hook", "round_hook", "unary_hook"]
 
 
-def _summary(ctx: FunctionContext, results: list[str | None]) -> Type:
+def _summary(ctx: FunctionContext | MethodContext, results: list[str | None]) -> Type:
     """The tightest family holding every result dtype, or ``Any`` (where one raises)."""
     if any(r is None for r in results) or not results:
         return AnyType(TypeOfAny.special_form)
@@ -29,7 +29,7 @@ def _summary(ctx: FunctionContext, results: list[str | None]) -> Type:
     return found if found is not None else AnyType(TypeOfAny.special_form)
 
 
-def _no_loop(ctx: FunctionContext, name: str, shown: str) -> Type:
+def _no_loop(ctx: FunctionContext | MethodContext, name: str, shown: str) -> Type:
     ctx.api.fail(
         f"tt.{name} does not take {shown} (numpy has no loop for it: a TypeError at run "
         "time); convert first with astype",
@@ -39,26 +39,39 @@ def _no_loop(ctx: FunctionContext, name: str, shown: str) -> Type:
     return AnyType(TypeOfAny.from_error)
 
 
+def _unary_result(ctx: FunctionContext | MethodContext, name: str, view: TensorView) -> Type:
+    """``name`` applied to a tensor of type ``view``: its shape, the rules' dtype."""
+    candidates = _candidates(ctx.api, view.dtype)
+    if candidates is None:
+        return make_tensor(view.info, AnyType(TypeOfAny.special_form), view.shape)
+    results = [rules.elementwise_unary_dtype(name, c) for c in candidates]
+    if all(r is None for r in results):
+        dtype = _no_loop(ctx, name, f"{render_dtype(view.dtype)} tensors")
+        return make_tensor(view.info, dtype, view.shape)
+    if results == candidates:  # kept: the operand's own (possibly generic) dtype
+        return make_tensor(view.info, view.dtype, view.shape)
+    return make_tensor(view.info, _summary(ctx, results), view.shape)
+
+
 def unary_hook(name: str) -> Callable[[FunctionContext], Type]:
-    """Hook for a unary function of ``rules.UNARY_FUNCTIONS``."""
+    """Hook for a unary function of ``rules.UNARY_FUNCTIONS`` or ``REAL_PART_FUNCTIONS``."""
 
     def hook(ctx: FunctionContext) -> Type:
         arg = find_arg(ctx, "x", 0)
         view = as_tensor(arg.type) if arg.given and not arg.opaque and arg.type else None
         if view is None:
             return ctx.default_return_type
-        candidates = _candidates(ctx.api, view.dtype)
-        if candidates is None:
-            return make_tensor(view.info, AnyType(TypeOfAny.special_form), view.shape)
-        results = [rules.elementwise_unary_dtype(name, c) for c in candidates]
-        if all(r is None for r in results):
-            dtype = _no_loop(ctx, name, f"{render_dtype(view.dtype)} tensors")
-            return make_tensor(view.info, dtype, view.shape)
-        if results == candidates:  # kept: the operand's own (possibly generic) dtype
-            return make_tensor(view.info, view.dtype, view.shape)
-        return make_tensor(view.info, _summary(ctx, results), view.shape)
+        return _unary_result(ctx, name, view)
 
     return hook
+
+
+def abs_method_hook(ctx: MethodContext) -> Type:
+    """``abs(x)`` (``Tensor.__abs__``): the shape kept, complex -> its real dtype."""
+    view = as_tensor(ctx.type)
+    if view is None:
+        return ctx.default_return_type
+    return _unary_result(ctx, "abs", view)
 
 
 def round_hook(ctx: FunctionContext) -> Type:

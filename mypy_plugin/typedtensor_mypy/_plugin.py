@@ -78,6 +78,7 @@ def _method_table() -> dict[str, Entry]:
     for dunder, symbol in names.INPLACE_DUNDERS.items():  # x += y: x's type, or an error
         table[dunder] = _Deferred("_inplace", "inplace_hook", symbol)
     table["__invert__"] = _Deferred("_logic", "invert_hook")
+    table["__abs__"] = _Deferred("_elementwise_math", "abs_method_hook")
     table["__matmul__"] = _Deferred("_linalg", "matmul_method_hook", False)
     table["__rmatmul__"] = _Deferred("_linalg", "matmul_method_hook", True)
     table["__getitem__"] = _Deferred("_indexing", "getitem_hook")
@@ -146,6 +147,10 @@ def _function_table() -> dict[str, Entry]:
         factory = "unary_hook" if fn in rules.UNARY_FUNCTIONS else "binary_hook"
         table[f"{module}.{alias}"] = _Deferred("_elementwise_math", factory, fn)
     table[f"{module}.round"] = _Deferred("_elementwise_math", "round_hook")
+    for fn in ("real", "imag"):  # complex -> its real dtype (complex64 -> float32)
+        table[f"{module}.{fn}"] = _Deferred("_elementwise_math", "unary_hook", fn)
+    for fn in (f"{names.ELEMENTWISE_MODULE}.abs", "builtins.abs"):  # abs(x): not __abs__'s hook
+        table[fn] = _Deferred("_elementwise_math", "unary_hook", "abs")
     for fn, result in {
         "inv": "same",
         "det": "same",

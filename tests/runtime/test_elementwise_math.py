@@ -20,6 +20,7 @@ from typedtensor import _ufuncs
 from typedtensor._rules import DTYPE_NAMES
 from typedtensor._rules.elementwise import (
     BINARY_FUNCTIONS,
+    REAL_PART_FUNCTIONS,
     UNARY_FUNCTIONS,
     elementwise_binary_dtype,
     elementwise_unary_dtype,
@@ -42,6 +43,16 @@ def test_unary_dtype_rule_is_numpys(name: str) -> None:
     ufunc = getattr(np, UNARY_FUNCTIONS[name][0])
     for d in DTYPE_NAMES:
         assert elementwise_unary_dtype(name, d) == _resolved(ufunc, d), (name, d)
+
+
+@pytest.mark.parametrize("name", sorted(REAL_PART_FUNCTIONS))
+def test_real_part_dtype_rule_is_numpys_and_the_runtimes(name: str) -> None:
+    function = getattr(np, REAL_PART_FUNCTIONS[name][0])
+    for d in DTYPE_NAMES:
+        x = np.ones(3, d)
+        expected = function(x).dtype.name
+        assert elementwise_unary_dtype(name, d) == expected, (name, d)
+        assert getattr(tt, name)(tt.asarray(x)).dtype.name == expected, (name, d)
 
 
 @pytest.mark.parametrize("name", sorted(BINARY_FUNCTIONS))

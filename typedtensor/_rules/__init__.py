@@ -31,6 +31,7 @@ from .dtypes import (
 from .einsum import ELLIPSIS, EinsumSubscripts, einsum_shape, parse_subscripts
 from .elementwise import (  # issue #33: the standard's elementwise functions by name
     BINARY_FUNCTIONS,
+    REAL_PART_FUNCTIONS,
     UNARY_FUNCTIONS,
     elementwise_binary_dtype,
     elementwise_unary_dtype,
@@ -110,6 +111,7 @@ __all__ = [
     "quantile_result_dtype",
     "MOMENTS",
     "BINARY_FUNCTIONS",
+    "REAL_PART_FUNCTIONS",
     "UNARY_FUNCTIONS",
     "elementwise_binary_dtype",
     "elementwise_unary_dtype",

@@ -6,10 +6,11 @@ where numpy has no loop (it raises a TypeError). The tables are checked against 
 
 from __future__ import annotations
 
-from .dtypes import DTYPE_NAMES, promote, promote_scalar, unary_float_dtype
+from .dtypes import DTYPE_NAMES, promote, promote_scalar, real_dtype, unary_float_dtype
 
 __all__ = [
     "BINARY_FUNCTIONS",
+    "REAL_PART_FUNCTIONS",
     "UNARY_FUNCTIONS",
     "elementwise_binary_dtype",
     "elementwise_unary_dtype",
@@ -18,6 +19,14 @@ __all__ = [
 _COMPLEX = ("complex64", "complex128")
 _FLOATS = ("float16", "float32", "float64")
 _INTEGERS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+
+#: functions whose result is a complex operand's real dtype (complex64 -> float32) and any
+#: other operand's own dtype: name -> (numpy function name, kind); not generated as ufuncs
+REAL_PART_FUNCTIONS: dict[str, tuple[str, str]] = {
+    "abs": ("absolute", "real_part"),
+    "real": ("real", "real_part"),
+    "imag": ("imag", "real_part"),
+}
 
 #: unary function (typedtensor's name) -> (numpy ufunc name, kind)
 UNARY_FUNCTIONS: dict[str, tuple[str, str]] = {
@@ -99,6 +108,8 @@ def _of_kind(kind: str, d: str) -> str | None:
         return unary_float_dtype(d)
     if kind == "divide":
         return d if d in _FLOATS + _COMPLEX else "float64"
+    if kind == "real_part":
+        return real_dtype(d)
     if d in _COMPLEX and kind.startswith("real"):
         return None
     if kind == "real_bool":
@@ -127,10 +138,13 @@ def elementwise_unary_dtype(name: str, dtype: str) -> str | None:
     ('float32', 'int8')
     >>> elementwise_unary_dtype("floor", "complex64") is None
     True
+    >>> elementwise_unary_dtype("abs", "complex64"), elementwise_unary_dtype("real", "int8")
+    ('float32', 'int8')
     """
     if dtype not in DTYPE_NAMES:
         raise ValueError(f"unknown dtype {dtype!r}; expected one of {', '.join(DTYPE_NAMES)}")
-    return _of_kind(UNARY_FUNCTIONS[name][1], dtype)
+    spec = UNARY_FUNCTIONS.get(name) or REAL_PART_FUNCTIONS[name]
+    return _of_kind(spec[1], dtype)
 
 
 def elementwise_binary_dtype(
