@@ -120,7 +120,10 @@ def scalar_kind(t: Type) -> str | None:
     if isinstance(p, Instance):
         if p.type.has_base(names.DIM):  # a ``tt.Dim`` marker read from ``x.shape``: an int
             return "int"
-        return _SCALARS.get(p.type.fullname)
+        kind = _SCALARS.get(p.type.fullname)
+        if kind is None and p.type.has_base(names.INT):  # a computed size (``Sub[N, L[1]]``)
+            return "int"
+        return kind
     return None
 
 
