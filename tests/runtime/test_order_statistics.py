@@ -252,3 +252,93 @@ def test_dask_quantile_rechunks_and_equals_numpy() -> None:
                             lambda: lazy.compute(),
                             lambda: numpys(a, qs, axis, keepdims=keep, method="nearest"),
                         )
+
+
+def _nan_pattern(shape: tuple[int, int], dtype: str, pattern: str) -> np.ndarray[Any, Any]:
+    """(rows, n) values with NaNs: ``none``; ``some`` (about 10%, scattered); ``all-nan
+    rows`` (the first, so numpy's result takes the input dtype, and the last); ``ends`` (NaN runs at
+    both ends of every row, of lengths that vary by row)."""
+    rng = np.random.default_rng(len(pattern) * 1000 + shape[1])
+    a = np.asarray(rng.standard_normal(shape) * 50).astype(dtype)
+    if dtype.startswith("float"):
+        if pattern == "some":
+            a[rng.random(shape) < 0.1] = np.nan
+        elif pattern == "all-nan rows":
+            a[rng.random(shape) < 0.3] = np.nan
+            a[:: max(shape[0] - 1, 1)] = np.nan
+        elif pattern == "ends":
+            for r in range(shape[0]):
+                a[r, : 3 * r + 1] = np.nan
+                a[r, shape[1] - 2 * r - 1 :] = np.nan
+    a.flags.writeable = False
+    return a
+
+
+NAN_PATTERNS = ["none", "some", "all-nan rows", "ends"]
+#: q spellings for the nan forms: 0 and 1 (Python ints), a Python float, numpy scalars, 1-D
+NAN_Q_FORMS: list[Any] = [
+    0,
+    1,
+    0.3,
+    np.float32(0.99),
+    [0.0, 0.01, 0.5, 0.999, 1.0],
+    np.array([0.7]),
+]
+
+
+@pytest.mark.filterwarnings("ignore:All-NaN slice:RuntimeWarning")
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32"])
+@pytest.mark.parametrize("pattern", NAN_PATTERNS)
+@pytest.mark.parametrize(("shape", "axis"), [((5, 9), 1), ((4, 6000), 1), ((6000,), None)])
+def test_nanquantile_kernel_forms_equal_numpy(
+    backend: str, dtype: str, pattern: str, shape: tuple[int, ...], axis: Any
+) -> None:
+    """nanquantile/nanpercentile, every kernel method and q spelling, keepdims, short rows
+    and rows long enough for the sampled band: numpy's values bit for bit, its dtype, shape
+    and All-NaN warnings; the input is never modified (read-only)."""
+    a = _nan_pattern((1, *shape) if len(shape) == 1 else shape, dtype, pattern)  # type: ignore[arg-type]
+    a = a.reshape(shape)
+    x = tt.asarray(a)
+    with use_backend(backend):
+        for i, method in enumerate(KERNEL_METHODS):
+            for j, q in enumerate(NAN_Q_FORMS):
+                keep = bool((i + j) % 2)
+                pct = [100 * v for v in q] if isinstance(q, list) else q * 100
+                _both(
+                    lambda: tt.nanquantile(x, q, axis, keep, method=method),
+                    lambda: np.nanquantile(a, q, axis, keepdims=keep, method=method),
+                )
+                np.testing.assert_array_equal(
+                    tt.nanpercentile(x, pct, axis, keep, method=method).numpy(),
+                    np.nanpercentile(a, pct, axis, keepdims=keep, method=method),
+                    strict=True,
+                )
+
+
+def test_numba_nanquantile_runs_the_selection_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The numba backend binds nanquantile/nanpercentile to the kernel for the kernel's
+    methods (numpy's reference for the others), and its answers are numpy's."""
+    from typedtensor._backend import _quantile_steps
+
+    calls: list[str] = []
+    real = _quantile_steps.nanquantile_of_rows
+
+    def counting(*args: Any) -> Any:
+        calls.append(args[2])
+        return real(*args)
+
+    monkeypatch.setattr(_quantile_steps, "nanquantile_of_rows", counting)
+    a = np.arange(40.0).reshape(5, 8)
+    a[1, ::3] = np.nan
+    x = tt.asarray(a)
+    with use_backend("numba"):
+        for method in (*KERNEL_METHODS, "hazen"):
+            _same(
+                tt.nanquantile(x, 0.4, 1, method=method).numpy(),
+                np.nanquantile(a, 0.4, 1, method=method),
+            )
+            _same(
+                tt.nanpercentile(x, [10, 90], 0, method=method).numpy(),
+                np.nanpercentile(a, [10, 90], 0, method=method),
+            )
+    assert calls == [m for m in KERNEL_METHODS for _ in range(2)]

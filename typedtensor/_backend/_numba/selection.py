@@ -195,60 +195,87 @@ def middle_pairs(a2: Any, skip_nan: bool, lo: Any, hi: Any, count: Any) -> None:
 
 
 @njit(inline="always")
-def _rank_pair(row: Any, k: int, buf: Any, sample: Any) -> tuple[bool, Any, Any]:
-    """``(ok, x, y)``: the ``k``-th and ``k + 1``-th smallest of a long row (``y = x`` for the
-    last rank) by one band pass around rank ``k``; ``ok`` false where the row holds a NaN or
-    the band misses (the caller copies the row then)."""
+def _rank_pair(
+    row: Any, k: int, count: int, skip_nan: bool, buf: Any, sample: Any
+) -> tuple[bool, Any, Any]:
+    """``(ok, x, y)``: the ``k``-th and ``k + 1``-th smallest of the ``count`` non-NaN values
+    of a long row (``y = x`` for the last rank) by one band pass around rank ``k``; ``ok``
+    false where the band misses or the row holds a NaN not skipped (the caller copies the
+    row then)."""
     n = row.shape[0]
-    ok, lower, upper = _sample_band(row, n, k, n, sample)
+    ok, lower, upper = _sample_band(row, n, k, count, sample)
     if not ok:
         return False, row[0], row[0]
     below, nans, c = _band_pass(row, n, lower, upper, buf)
     first = k - below
-    last = min(k + 1, n - 1) - below
-    if nans or first < 0 or last >= c:
+    last = min(k + 1, count - 1) - below
+    if (nans and not skip_nan) or first < 0 or last >= c:
         return False, row[0], row[0]
     x, y = _middle_of(buf, 0, c, first, last > first)
     return True, x, y
 
 
 @kernel()
-def order_values(a2: Any, ks: Any, out: Any) -> None:
-    """For each row ``r`` of ``a2`` (rows, n): ``out[r, i]`` is the ``ks[i]``-th smallest of
-    the row (``ks`` ascending, each in 0..n-1), by band passes around each rank on long rows
-    (``_rank_pair``), else by successive selections in a copy of the row (quantile); a row
-    holding a NaN gets that NaN in every ``out[r, i]`` (numpy sorts NaNs last and gives NaN
-    for such a row)."""
+def non_nan_counts(a2: Any, count: Any) -> None:
+    """``count[r]``: the number of non-NaN values in row ``r`` of ``a2`` (rows, n)."""
+    for r in range(a2.shape[0]):
+        row = a2[r]
+        m = 0
+        for j in range(row.shape[0]):
+            v = row[j]
+            m += np.intp(v == v)
+        count[r] = m
+
+
+@kernel()
+def order_values(a2: Any, ks: Any, counts: Any, skip_nan: bool, out: Any) -> None:
+    """For each row ``r`` of ``a2`` (rows, n) and its ranks ``ks[r]`` (a row of ``ks``
+    (rows or 1, K), ascending, each in 0..count-1): ``out[r, i]`` is the ``ks[r, i]``-th
+    smallest of the row's ``count`` values (``counts[r]``, or ``counts[0]`` when ``counts``
+    holds one; ``skip_nan``: the row's non-NaN values, its count of them, rows of count 0
+    are left alone). By band passes around each rank on long rows (``_rank_pair``), else by
+    successive selections in a copy of the row (quantile); without ``skip_nan`` a row holding
+    a NaN gets that NaN in every ``out[r, i]`` (numpy sorts NaNs last and gives NaN for such
+    a row)."""
     n = a2.shape[1]
     buf = np.empty(n, a2.dtype)
     sample = np.empty(min(n, _SAMPLE), a2.dtype)
     for r in range(a2.shape[0]):
         row = a2[r]
-        done = n > _DIRECT_MAX and ks.shape[0] <= 8
+        kr = ks[min(r, ks.shape[0] - 1)]
+        m = counts[min(r, counts.shape[0] - 1)]
+        if m <= 0:
+            continue
+        done = n > _DIRECT_MAX and kr.shape[0] <= 8
         i = 0
-        while done and i < ks.shape[0]:
-            done, x, y = _rank_pair(row, ks[i], buf, sample)
+        while done and i < kr.shape[0]:
+            if i > 0 and kr[i] == kr[i - 1]:
+                out[r, i] = out[r, i - 1]
+                i += 1
+                continue
+            done, x, y = _rank_pair(row, kr[i], m, skip_nan, buf, sample)
             out[r, i] = x
-            if i + 1 < ks.shape[0] and ks[i + 1] == ks[i] + 1:
+            if i + 1 < kr.shape[0] and kr[i + 1] == kr[i] + 1:
                 out[r, i + 1] = y
                 i += 1
             i += 1
         if done:
             continue
-        nan_at = -1
-        for j in range(n):
+        c = 0
+        for j in range(n):  # branch-free compaction of the non-NaN values
             v = row[j]
-            if v != v:
-                nan_at = j
-                break
-            buf[j] = v
-        if nan_at >= 0:
-            for i in range(ks.shape[0]):
+            buf[c] = v
+            c += np.intp(v == v)
+        if c < n and not skip_nan:
+            nan_at = 0
+            while row[nan_at] == row[nan_at]:
+                nan_at += 1
+            for i in range(kr.shape[0]):
                 out[r, i] = row[nan_at]
             continue
         lo = 0
-        for i in range(ks.shape[0]):
-            k = ks[i]
-            _select(buf, lo, n - 1, k)
+        for i in range(kr.shape[0]):
+            k = kr[i]
+            _select(buf, lo, c - 1, k)
             out[r, i] = buf[k]
             lo = k
