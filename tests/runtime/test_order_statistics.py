@@ -205,27 +205,35 @@ def test_quantile_kernel_forms_equal_numpy(
         assert a.tobytes() == before.tobytes()
 
 
-def test_numba_quantile_runs_the_selection_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The numba backend binds quantile/percentile to the kernel (not numpy's reference) for
-    the kernel's methods, and numpy's reference for the others."""
+@pytest.mark.parametrize(
+    ("runner", "ours", "numpys", "pct"),
+    [
+        ("quantile_of_rows", tt.quantile, np.quantile, tt.percentile),
+        ("nanquantile_of_rows", tt.nanquantile, np.nanquantile, tt.nanpercentile),
+    ],
+)
+def test_numba_quantile_runs_the_selection_kernel(
+    monkeypatch: pytest.MonkeyPatch, runner: str, ours: Any, numpys: Any, pct: Any
+) -> None:
+    """The numba backend binds quantile/percentile and their nan forms to the kernel (not
+    numpy's reference) for the kernel's methods, and numpy's reference for the others."""
     from typedtensor._backend import _quantile_steps
 
     calls: list[str] = []
-    real = _quantile_steps.quantile_of_rows
+    real = getattr(_quantile_steps, runner)
 
     def counting(*args: Any) -> Any:
         calls.append(args[2])
         return real(*args)
 
-    monkeypatch.setattr(_quantile_steps, "quantile_of_rows", counting)
-    x = tt.asarray(np.arange(40.0).reshape(5, 8))
+    monkeypatch.setattr(_quantile_steps, runner, counting)
+    a = np.arange(40.0).reshape(5, 8)
+    a[1, ::3] = np.nan
+    x = tt.asarray(a)
     with use_backend("numba"):
         for method in (*KERNEL_METHODS, "hazen"):
-            _same(
-                tt.quantile(x, 0.4, 1, method=method).numpy(),
-                np.quantile(x.numpy(), 0.4, 1, method=method),
-            )
-            tt.percentile(x, [10, 90], 0, method=method)
+            _same(ours(x, 0.4, 1, method=method).numpy(), numpys(a, 0.4, 1, method=method))
+            pct(x, [10, 90], 0, method=method)
     assert calls == [m for m in KERNEL_METHODS for _ in range(2)]
 
 
@@ -315,30 +323,28 @@ def test_nanquantile_kernel_forms_equal_numpy(
                 )
 
 
-def test_numba_nanquantile_runs_the_selection_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The numba backend binds nanquantile/nanpercentile to the kernel for the kernel's
-    methods (numpy's reference for the others), and its answers are numpy's."""
-    from typedtensor._backend import _quantile_steps
-
-    calls: list[str] = []
-    real = _quantile_steps.nanquantile_of_rows
-
-    def counting(*args: Any) -> Any:
-        calls.append(args[2])
-        return real(*args)
-
-    monkeypatch.setattr(_quantile_steps, "nanquantile_of_rows", counting)
-    a = np.arange(40.0).reshape(5, 8)
-    a[1, ::3] = np.nan
+@pytest.mark.filterwarnings("ignore:All-NaN slice:RuntimeWarning")
+def test_long_rows_with_ties_and_extreme_q_equal_numpy() -> None:
+    """Rows of 3M values (the band is narrowed again), one mostly ties (a band that keeps
+    every value), one with NaNs; q at the ends (open bands) and the middle: numpy's bits."""
+    rng = np.random.default_rng(3)
+    a = np.zeros((3, 3_000_000))
+    a[0] = rng.standard_normal(a.shape[1])
+    tied = rng.random(a.shape[1]) < 0.1
+    a[1, tied] = rng.standard_normal(int(tied.sum()))
+    a[2] = rng.standard_normal(a.shape[1])
+    a[2, rng.random(a.shape[1]) < 0.2] = np.nan
+    a.flags.writeable = False
     x = tt.asarray(a)
+    q = [0.0, 0.0005, 0.5, 0.9995, 1.0]
     with use_backend("numba"):
-        for method in (*KERNEL_METHODS, "hazen"):
+        _same(x.median(-1).numpy(), np.median(a, -1))
+        _same(tt.nanmedian(x, -1).numpy(), np.nanmedian(a, -1))
+        for method in ("linear", "nearest"):
             _same(
-                tt.nanquantile(x, 0.4, 1, method=method).numpy(),
-                np.nanquantile(a, 0.4, 1, method=method),
+                tt.quantile(x, q, -1, method=method).numpy(), np.quantile(a, q, -1, method=method)
             )
             _same(
-                tt.nanpercentile(x, [10, 90], 0, method=method).numpy(),
-                np.nanpercentile(a, [10, 90], 0, method=method),
+                tt.nanquantile(x, q, -1, method=method).numpy(),
+                np.nanquantile(a, q, -1, method=method),
             )
-    assert calls == [m for m in KERNEL_METHODS for _ in range(2)]
