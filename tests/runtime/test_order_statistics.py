@@ -348,3 +348,15 @@ def test_long_rows_with_ties_and_extreme_q_equal_numpy() -> None:
                 tt.nanquantile(x, q, -1, method=method).numpy(),
                 np.nanquantile(a, q, -1, method=method),
             )
+
+
+def test_mostly_tied_row_finishes_with_numpys_median() -> None:
+    """A 20000-value row, 90% zeros: the band keeps every value on narrowing (this looped
+    forever once); numpy's median, quantile and nanmedian."""
+    a = np.zeros(20000)
+    a[::10] = np.arange(2000.0)
+    x = tt.asarray(a)
+    with use_backend("numba"):
+        _same(x.median().numpy(), np.median(a))
+        _same(tt.nanmedian(x).numpy(), np.nanmedian(a))
+        _same(tt.quantile(x, [0.5, 0.95]).numpy(), np.quantile(a, [0.5, 0.95]))
