@@ -200,7 +200,26 @@ def _band_pass(
 
 
 #: a band this short is selected in place, not narrowed by another sample
-_NARROW_MIN = 65536
+_NARROW_MIN = 16384
+
+
+@njit(inline="always")
+def _narrow(buf: Any, c: int, k: int, last: int, sample: Any) -> tuple[int, int, int]:
+    """Narrow ``buf[:c]`` in place around its ranks ``k..last`` by further bands while it
+    holds over ``_NARROW_MIN`` values: ``(k, last, c)`` within what is left."""
+    while c > _NARROW_MIN:
+        ok, lower, upper, open_lo, open_hi = _sample_band(buf, c, k, c, sample)
+        if not ok:
+            break
+        # count first: a pass that misses would lose values
+        below, _, inside = _band_counts(buf, 0, c, lower, upper, open_lo, open_hi)
+        if k - below < 0 or last - below >= inside or inside == c:
+            break  # the band missed, or kept every value (ties)
+        _band_pass(buf, c, lower, upper, open_lo, open_hi, buf)
+        k -= below
+        last -= below
+        c = inside
+    return k, last, c
 
 
 @njit(inline="always")
@@ -224,18 +243,7 @@ def _pair(row: Any, skip_nan: bool, buf: Any, sample: Any) -> tuple[Any, Any, in
     last = k + 1 if even else k
     if k < 0 or last >= c:  # the band missed the middle: copy the row
         return _pair_by_copy(row, skip_nan, buf)
-    while c > _NARROW_MIN:  # narrow further, in place
-        ok, lower, upper, open_lo, open_hi = _sample_band(buf, c, k, c, sample)
-        if not ok:
-            break
-        # count first: a pass that misses would lose values
-        below2, _, inside = _band_counts(buf, 0, c, lower, upper, open_lo, open_hi)
-        if k - below2 < 0 or last - below2 >= inside or inside == c:
-            break  # the band missed, or kept every value (ties)
-        _band_pass(buf, c, lower, upper, open_lo, open_hi, buf)
-        k -= below2
-        last -= below2
-        c = inside
+    k, last, c = _narrow(buf, c, k, last, sample)
     lo, hi = _middle_of(buf, 0, c, k, even)
     return lo, hi, m
 
@@ -272,6 +280,7 @@ def _rank_pair(
     last = min(k + 1, count - 1) - below
     if (nans and not skip_nan) or first < 0 or last >= c:
         return False, row[0], row[0]
+    first, last, c = _narrow(buf, c, first, last, sample)
     x, y = _middle_of(buf, 0, c, first, last > first)
     return True, x, y
 
