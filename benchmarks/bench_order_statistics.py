@@ -1,5 +1,5 @@
-"""median, nanmedian and quantile: typedtensor (numba backend) against numpy's np.median,
-np.nanmedian and np.quantile, same run, interleaved.
+"""median, nanmedian, quantile and nanquantile: typedtensor (numba backend) against numpy's
+np.median, np.nanmedian, np.quantile and np.nanquantile, same run, interleaved.
 
     python benchmarks/bench_order_statistics.py              # rows of 1M float64 elements
     python benchmarks/bench_order_statistics.py --rows 4 --n 1000000 --repeat 9
@@ -55,11 +55,26 @@ def main() -> None:
             lambda: tt.percentile(x, 99, -1, method="nearest"),
             lambda: np.percentile(a, 99, -1, method="nearest"),
         ),
+        (
+            "nanquantile 0.9",
+            lambda: tt.nanquantile(xn, 0.9, -1),
+            lambda: np.nanquantile(with_nans, 0.9, -1),
+        ),
+        (
+            "nanquantile x3",
+            lambda: tt.nanquantile(xn, qs, -1),
+            lambda: np.nanquantile(with_nans, qs, -1),
+        ),
+        (
+            "nanpct nearest",
+            lambda: tt.nanpercentile(xn, 99, -1, method="nearest"),
+            lambda: np.nanpercentile(with_nans, 99, -1, method="nearest"),
+        ),
     ]
     print(
         f"load before: {os.getloadavg()}  shape {a.shape} float64, axis -1, {os.cpu_count()} cpus"
     )
-    print(f"{'op':14} {'typedtensor ms':>15} {'numpy ms':>10} {'ratio':>7}")
+    print(f"{'op':15} {'typedtensor ms':>15} {'numpy ms':>10} {'ratio':>7}")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         for name, ours, theirs in cases:
@@ -73,7 +88,7 @@ def main() -> None:
                 t_np.append(t)
                 ratios.append(t / o)
             print(
-                f"{name:14} {statistics.median(t_ours) * 1e3:15.2f} "
+                f"{name:15} {statistics.median(t_ours) * 1e3:15.2f} "
                 f"{statistics.median(t_np) * 1e3:10.2f} {statistics.median(ratios):7.2f}x"
             )
     print(f"load after: {os.getloadavg()}")

@@ -205,27 +205,35 @@ def test_quantile_kernel_forms_equal_numpy(
         assert a.tobytes() == before.tobytes()
 
 
-def test_numba_quantile_runs_the_selection_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The numba backend binds quantile/percentile to the kernel (not numpy's reference) for
-    the kernel's methods, and numpy's reference for the others."""
+@pytest.mark.parametrize(
+    ("runner", "ours", "numpys", "pct"),
+    [
+        ("quantile_of_rows", tt.quantile, np.quantile, tt.percentile),
+        ("nanquantile_of_rows", tt.nanquantile, np.nanquantile, tt.nanpercentile),
+    ],
+)
+def test_numba_quantile_runs_the_selection_kernel(
+    monkeypatch: pytest.MonkeyPatch, runner: str, ours: Any, numpys: Any, pct: Any
+) -> None:
+    """The numba backend binds quantile/percentile and their nan forms to the kernel (not
+    numpy's reference) for the kernel's methods, and numpy's reference for the others."""
     from typedtensor._backend import _quantile_steps
 
     calls: list[str] = []
-    real = _quantile_steps.quantile_of_rows
+    real = getattr(_quantile_steps, runner)
 
     def counting(*args: Any) -> Any:
         calls.append(args[2])
         return real(*args)
 
-    monkeypatch.setattr(_quantile_steps, "quantile_of_rows", counting)
-    x = tt.asarray(np.arange(40.0).reshape(5, 8))
+    monkeypatch.setattr(_quantile_steps, runner, counting)
+    a = np.arange(40.0).reshape(5, 8)
+    a[1, ::3] = np.nan
+    x = tt.asarray(a)
     with use_backend("numba"):
         for method in (*KERNEL_METHODS, "hazen"):
-            _same(
-                tt.quantile(x, 0.4, 1, method=method).numpy(),
-                np.quantile(x.numpy(), 0.4, 1, method=method),
-            )
-            tt.percentile(x, [10, 90], 0, method=method)
+            _same(ours(x, 0.4, 1, method=method).numpy(), numpys(a, 0.4, 1, method=method))
+            pct(x, [10, 90], 0, method=method)
     assert calls == [m for m in KERNEL_METHODS for _ in range(2)]
 
 
@@ -252,3 +260,103 @@ def test_dask_quantile_rechunks_and_equals_numpy() -> None:
                             lambda: lazy.compute(),
                             lambda: numpys(a, qs, axis, keepdims=keep, method="nearest"),
                         )
+
+
+def _nan_pattern(shape: tuple[int, int], dtype: str, pattern: str) -> np.ndarray[Any, Any]:
+    """(rows, n) values with NaNs: ``none``; ``some`` (about 10%, scattered); ``all-nan
+    rows`` (the first, so numpy's result takes the input dtype, and the last); ``ends`` (NaN runs at
+    both ends of every row, of lengths that vary by row)."""
+    rng = np.random.default_rng(len(pattern) * 1000 + shape[1])
+    a = np.asarray(rng.standard_normal(shape) * 50).astype(dtype)
+    if dtype.startswith("float"):
+        if pattern == "some":
+            a[rng.random(shape) < 0.1] = np.nan
+        elif pattern == "all-nan rows":
+            a[rng.random(shape) < 0.3] = np.nan
+            a[:: max(shape[0] - 1, 1)] = np.nan
+        elif pattern == "ends":
+            for r in range(shape[0]):
+                a[r, : 3 * r + 1] = np.nan
+                a[r, shape[1] - 2 * r - 1 :] = np.nan
+    a.flags.writeable = False
+    return a
+
+
+NAN_PATTERNS = ["none", "some", "all-nan rows", "ends"]
+#: q spellings for the nan forms: 0 and 1 (Python ints), a Python float, numpy scalars, 1-D
+NAN_Q_FORMS: list[Any] = [
+    0,
+    1,
+    0.3,
+    np.float32(0.99),
+    [0.0, 0.01, 0.5, 0.999, 1.0],
+    np.array([0.7]),
+]
+
+
+@pytest.mark.filterwarnings("ignore:All-NaN slice:RuntimeWarning")
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32"])
+@pytest.mark.parametrize("pattern", NAN_PATTERNS)
+@pytest.mark.parametrize(("shape", "axis"), [((5, 9), 1), ((4, 6000), 1), ((6000,), None)])
+def test_nanquantile_kernel_forms_equal_numpy(
+    backend: str, dtype: str, pattern: str, shape: tuple[int, ...], axis: Any
+) -> None:
+    """nanquantile/nanpercentile, every kernel method and q spelling, keepdims, short rows
+    and rows long enough for the sampled band: numpy's values bit for bit, its dtype, shape
+    and All-NaN warnings; the input is never modified (read-only)."""
+    a = _nan_pattern((1, *shape) if len(shape) == 1 else shape, dtype, pattern)  # type: ignore[arg-type]
+    a = a.reshape(shape)
+    x = tt.asarray(a)
+    with use_backend(backend):
+        for i, method in enumerate(KERNEL_METHODS):
+            for j, q in enumerate(NAN_Q_FORMS):
+                keep = bool((i + j) % 2)
+                pct = [100 * v for v in q] if isinstance(q, list) else q * 100
+                _both(
+                    lambda: tt.nanquantile(x, q, axis, keep, method=method),
+                    lambda: np.nanquantile(a, q, axis, keepdims=keep, method=method),
+                )
+                np.testing.assert_array_equal(
+                    tt.nanpercentile(x, pct, axis, keep, method=method).numpy(),
+                    np.nanpercentile(a, pct, axis, keepdims=keep, method=method),
+                    strict=True,
+                )
+
+
+@pytest.mark.filterwarnings("ignore:All-NaN slice:RuntimeWarning")
+def test_long_rows_with_ties_and_extreme_q_equal_numpy() -> None:
+    """Rows of 3M values (the band is narrowed again), one mostly ties (a band that keeps
+    every value), one with NaNs; q at the ends (open bands) and the middle: numpy's bits."""
+    rng = np.random.default_rng(3)
+    a = np.zeros((3, 3_000_000))
+    a[0] = rng.standard_normal(a.shape[1])
+    tied = rng.random(a.shape[1]) < 0.1
+    a[1, tied] = rng.standard_normal(int(tied.sum()))
+    a[2] = rng.standard_normal(a.shape[1])
+    a[2, rng.random(a.shape[1]) < 0.2] = np.nan
+    a.flags.writeable = False
+    x = tt.asarray(a)
+    q = [0.0, 0.0005, 0.5, 0.9995, 1.0]
+    with use_backend("numba"):
+        _same(x.median(-1).numpy(), np.median(a, -1))
+        _same(tt.nanmedian(x, -1).numpy(), np.nanmedian(a, -1))
+        for method in ("linear", "nearest"):
+            _same(
+                tt.quantile(x, q, -1, method=method).numpy(), np.quantile(a, q, -1, method=method)
+            )
+            _same(
+                tt.nanquantile(x, q, -1, method=method).numpy(),
+                np.nanquantile(a, q, -1, method=method),
+            )
+
+
+def test_mostly_tied_row_finishes_with_numpys_median() -> None:
+    """A 20000-value row, 90% zeros: the band keeps every value on narrowing (this looped
+    forever once); numpy's median, quantile and nanmedian."""
+    a = np.zeros(20000)
+    a[::10] = np.arange(2000.0)
+    x = tt.asarray(a)
+    with use_backend("numba"):
+        _same(x.median().numpy(), np.median(a))
+        _same(tt.nanmedian(x).numpy(), np.nanmedian(a))
+        _same(tt.quantile(x, [0.5, 0.95]).numpy(), np.quantile(a, [0.5, 0.95]))

@@ -6,7 +6,8 @@ numba backend binds ``median`` and ``nanmedian`` of float32/float64 and integer 
 and finishes each row with numpy's own arithmetic on those values (``_finish_median``), so
 the answer is numpy's bit for bit. quantile/percentile (methods linear, lower, higher,
 nearest, midpoint) bind ``_numba.selection.order_values`` the same way, finished by numpy's
-own steps (``_backend/_quantile_steps.py``); their nan forms run numpy's reference.
+own steps (``_backend/_quantile_steps.py``), and so do their nan forms (each row's non-NaN
+values, ranked by their count).
 
     >>> import numpy as np
     >>> reference_median(np.array([[1.0, 3.0, 2.0]]), (1,), False, {})
@@ -153,10 +154,11 @@ def bind_quantile(
     axes: tuple[int, ...],
     keepdims: bool,
 ) -> Run | None:
-    """The numba runner of quantile/percentile for one layout (methods ``_KERNEL_METHODS``;
-    numpy's reference for the others, for rank 0, empty inputs and the dtypes the median
-    kernel does not take): ``_numba.selection.order_values`` finds the order statistics each
-    ``q`` needs, ``_quantiles_from`` finishes them with numpy's own index, gamma and lerp."""
+    """The numba runner of quantile/percentile and their nan forms for one layout (methods
+    ``_KERNEL_METHODS``; numpy's reference for the others, for rank 0, empty inputs and the
+    dtypes the median kernel does not take): ``_numba.selection.order_values`` finds the
+    order statistics each ``q`` needs (of each row's non-NaN values for the nan forms), and
+    ``_quantile_steps`` finishes them with numpy's own index, gamma and lerp."""
     if not _selection_kernel_takes(shape, dtype):
         return None
     from . import _quantile_steps as steps
@@ -167,11 +169,12 @@ def bind_quantile(
 
     def run(a: Array, params: dict[str, Any]) -> Array:
         method = params.get("method", "linear")
-        if method not in _KERNEL_METHODS or params.get("skip_nan"):
+        if method not in _KERNEL_METHODS:
             return reference_quantile(a, axes, keepdims, params)
         rows2 = np.moveaxis(a, axes, tuple(range(-len(axes), 0))).reshape(-1, n)
         percent = bool(params.get("percent"))
-        result = steps.quantile_of_rows(rows2, params["q"], method, percent, not kept)
+        of_rows = steps.nanquantile_of_rows if params.get("skip_nan") else steps.quantile_of_rows
+        result = of_rows(rows2, params["q"], method, percent, not kept)
         return result.reshape(result.shape[: result.ndim - (1 if kept else 0)] + result_kept)
 
     return run
@@ -182,6 +185,11 @@ register(
     Operation("nanmedian", reference_median, bind_median, options=(("skip_nan", True),)),
     Operation("quantile", reference_quantile, bind_quantile),
     Operation("percentile", reference_quantile, bind_quantile, options=(("percent", True),)),
-    Operation("nanquantile", reference_quantile, options=(("skip_nan", True),)),
-    Operation("nanpercentile", reference_quantile, options=(("skip_nan", True), ("percent", True))),
+    Operation("nanquantile", reference_quantile, bind_quantile, options=(("skip_nan", True),)),
+    Operation(
+        "nanpercentile",
+        reference_quantile,
+        bind_quantile,
+        options=(("skip_nan", True), ("percent", True)),
+    ),
 )

@@ -1,13 +1,15 @@
 # mypy: disable-error-code="call-arg,var-annotated,import-untyped"
 """Order statistics by selection, no full sort: the two middle values of each row (median,
-nanmedian).
+nanmedian) and the values at given ranks (quantile and its nan form).
 
-Each row is read once to count its NaNs, count the values below a band around the middle
-and copy the values inside the band into a buffer; the band comes from a sorted sample of
-the row (Floyd and Rivest's idea), so the buffer holds a few percent of the row and the
-selection runs there. Where the band misses the middle (an unlucky sample, many equal
-values) the row is copied whole and selected in place (quickselect with a median-of-three
-pivot, a sort after too many rounds). The input is never written.
+Each row is read once to count its NaNs, count the values below a band around the wanted
+rank and copy the values inside the band into a buffer; the band's bounds are two order
+statistics of an evenly spaced sample of the row (Floyd and Rivest's idea), its width four
+standard deviations of the sample's rank error each side, so the buffer holds a few percent
+of the row (less at the tails) and the selection runs there. Where the band misses the rank
+(an unlucky sample, many equal values) the row is copied whole and selected in place
+(quickselect with a median-of-three pivot, a sort after too many rounds). The input is
+never written.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from ._cache import kernel
 #: rows up to this length are copied and selected directly (no sample)
 _DIRECT_MAX = 4096
 #: the sample's size
-_SAMPLE = 4096
+_SAMPLE = 16384
 #: rounds of quickselect before the rest of the range is sorted
 _MAX_ROUNDS = 64
 
@@ -98,43 +100,126 @@ def _pair_by_copy(row: Any, skip_nan: bool, buf: Any) -> tuple[Any, Any, int]:
 
 
 @njit(inline="always")
-def _sample_band(src: Any, n: int, rank: int, count: int, sample: Any) -> tuple[bool, Any, Any]:
-    """``(ok, lower, upper)``: bounds around rank ``rank`` of the ``count`` non-NaN values of
-    ``src[:n]`` from a sorted sample of its NaN-free values (``ok`` false: too few)."""
-    size = sample.shape[0]
+def _sample_band(
+    src: Any, n: int, rank: int, count: int, sample: Any
+) -> tuple[bool, Any, Any, bool, bool]:
+    """``(ok, lower, upper, open_lo, open_hi)``: bounds around rank ``rank`` of the ``count``
+    non-NaN values of ``src[:n]`` from a sample of its NaN-free values (evenly spaced, up to
+    ``n // 8`` of them), four binomial standard deviations of the sample's rank error (plus 8)
+    each side; a band that reaches an end of the sample is open there (``open_lo``: no lower
+    bound); ``ok`` false: too few values sampled."""
+    size = min(sample.shape[0], n // 8)
+    step = n // size
     s = 0
     for i in range(size):
-        v = src[(i * n) // size]
-        if v == v:
-            sample[s] = v
-            s += 1
+        v = src[i * step]
+        sample[s] = v
+        s += np.intp(v == v)
     if s < 256:
-        return False, src[0], src[0]
-    sample[:s].sort()
-    margin = int(3.0 * np.sqrt(s)) + 8
-    centre = (rank * (s - 1)) // max(count - 1, 1)
+        return False, src[0], src[0], False, False
+    p = rank / max(count - 1, 1)
+    centre = int(p * (s - 1))
+    margin = int(4.0 * np.sqrt(s * p * (1.0 - p))) + 8
     ilo = centre - margin
     ihi = centre + 1 + margin
-    if ilo < 0 or ihi >= s:
-        return False, src[0], src[0]
-    return True, sample[ilo], sample[ihi]
+    open_lo = ilo < 0
+    open_hi = ihi >= s
+    ilo = max(ilo, 0)
+    ihi = min(ihi, s - 1)
+    _select(sample, 0, s - 1, ilo)
+    _select(sample, ilo, s - 1, ihi)
+    return True, sample[ilo], sample[ihi], open_lo, open_hi
 
 
 @njit(inline="always")
-def _band_pass(src: Any, n: int, lower: Any, upper: Any, buf: Any) -> tuple[int, int, int]:
-    """``(below, nans, kept)``: copy the values of ``src[:n]`` within [lower, upper] to the
-    front of ``buf`` (``src`` may be ``buf``: a value moves only forward), counting the values
-    below and the NaNs; branch-free (the comparisons of random data defeat prediction)."""
+def _in_band(v: Any, lower: Any, upper: Any, open_lo: bool, open_hi: bool) -> bool:
+    """Whether ``v`` lies in the band (see ``_sample_band``; a NaN never does)."""
+    return (v == v) & ((v >= lower) | open_lo) & ((v <= upper) | open_hi)  # type: ignore[no-any-return]
+
+
+@njit(inline="always")
+def _band_counts(
+    src: Any, lo: int, hi: int, lower: Any, upper: Any, open_lo: bool, open_hi: bool
+) -> tuple[int, int, int]:
+    """``(below, nans, inside)`` of ``src[lo:hi]`` for the band (see ``_sample_band``);
+    branch-free; a closed band's loop vectorises."""
     below = 0
     nans = 0
-    c = 0
-    for j in range(n):
+    inside = 0
+    if open_lo or open_hi:
+        for j in range(lo, hi):
+            v = src[j]
+            nans += np.intp(v != v)
+            below += np.intp((v < lower) & (not open_lo))
+            inside += np.intp(_in_band(v, lower, upper, open_lo, open_hi))
+        return below, nans, inside
+    for j in range(lo, hi):
         v = src[j]
         nans += np.intp(v != v)
         below += np.intp(v < lower)
+        inside += np.intp((v >= lower) & (v <= upper))
+    return below, nans, inside
+
+
+#: the band pass counts this many values at a time and copies only blocks the band touches
+_BLOCK = 32
+
+
+@njit(inline="always")
+def _band_pass(
+    src: Any, n: int, lower: Any, upper: Any, open_lo: bool, open_hi: bool, buf: Any
+) -> tuple[int, int, int]:
+    """``(below, nans, kept)``: copy the values of ``src[:n]`` within the band (see
+    ``_sample_band``) to the front of ``buf`` (``src`` may be ``buf``: a value moves only
+    forward), counting the values below and the NaNs. A closed band's pass counts each block
+    of ``_BLOCK`` values first (vectorised) and copies, branch-free, only the blocks the band
+    touches: a narrow band leaves most blocks alone."""
+    below = 0
+    nans = 0
+    c = 0
+    blocked = 0 if open_lo or open_hi else n - n % _BLOCK
+    for start in range(0, blocked, _BLOCK):
+        inside = 0
+        for j in range(start, start + _BLOCK):
+            v = src[j]
+            nans += np.intp(v != v)
+            below += np.intp(v < lower)
+            inside += np.intp((v >= lower) & (v <= upper))
+        if inside:
+            for j in range(start, start + _BLOCK):
+                v = src[j]
+                buf[c] = v
+                c += np.intp((v >= lower) & (v <= upper))
+    for j in range(blocked, n):
+        v = src[j]
+        nans += np.intp(v != v)
+        below += np.intp((v < lower) & (not open_lo))
         buf[c] = v
-        c += np.intp((v >= lower) & (v <= upper))
+        c += np.intp(_in_band(v, lower, upper, open_lo, open_hi))
     return below, nans, c
+
+
+#: a band this short is selected in place, not narrowed by another sample
+_NARROW_MIN = 16384
+
+
+@njit(inline="always")
+def _narrow(buf: Any, c: int, k: int, last: int, sample: Any) -> tuple[int, int, int]:
+    """Narrow ``buf[:c]`` in place around its ranks ``k..last`` by further bands while it
+    holds over ``_NARROW_MIN`` values: ``(k, last, c)`` within what is left."""
+    while c > _NARROW_MIN:
+        ok, lower, upper, open_lo, open_hi = _sample_band(buf, c, k, c, sample)
+        if not ok:
+            break
+        # count first: a pass that misses would lose values
+        below, _, inside = _band_counts(buf, 0, c, lower, upper, open_lo, open_hi)
+        if k - below < 0 or last - below >= inside or inside == c:
+            break  # the band missed, or kept every value (ties)
+        _band_pass(buf, c, lower, upper, open_lo, open_hi, buf)
+        k -= below
+        last -= below
+        c = inside
+    return k, last, c
 
 
 @njit(inline="always")
@@ -144,10 +229,10 @@ def _pair(row: Any, skip_nan: bool, buf: Any, sample: Any) -> tuple[Any, Any, in
     n = row.shape[0]
     if n <= _DIRECT_MAX:
         return _pair_by_copy(row, skip_nan, buf)
-    ok, lower, upper = _sample_band(row, n, n // 2, n, sample)
+    ok, lower, upper, open_lo, open_hi = _sample_band(row, n, n // 2, n, sample)
     if not ok:
         return _pair_by_copy(row, skip_nan, buf)
-    below, nans, c = _band_pass(row, n, lower, upper, buf)
+    below, nans, c = _band_pass(row, n, lower, upper, open_lo, open_hi, buf)
     if nans and not skip_nan:
         return row[0] * np.nan, row[0] * np.nan, -1
     m = n - nans
@@ -158,23 +243,7 @@ def _pair(row: Any, skip_nan: bool, buf: Any, sample: Any) -> tuple[Any, Any, in
     last = k + 1 if even else k
     if k < 0 or last >= c:  # the band missed the middle: copy the row
         return _pair_by_copy(row, skip_nan, buf)
-    while c > _DIRECT_MAX:  # narrow further, in place
-        ok, lower, upper = _sample_band(buf, c, k, c, sample)
-        if not ok:
-            break
-        # count first: a pass that misses would lose values
-        below2 = 0
-        inside = 0
-        for j in range(c):
-            v = buf[j]
-            below2 += np.intp(v < lower)
-            inside += np.intp((v >= lower) & (v <= upper))
-        if k - below2 < 0 or last - below2 >= inside:
-            break
-        _band_pass(buf, c, lower, upper, buf)
-        k -= below2
-        last -= below2
-        c = inside
+    k, last, c = _narrow(buf, c, k, last, sample)
     lo, hi = _middle_of(buf, 0, c, k, even)
     return lo, hi, m
 
@@ -195,60 +264,88 @@ def middle_pairs(a2: Any, skip_nan: bool, lo: Any, hi: Any, count: Any) -> None:
 
 
 @njit(inline="always")
-def _rank_pair(row: Any, k: int, buf: Any, sample: Any) -> tuple[bool, Any, Any]:
-    """``(ok, x, y)``: the ``k``-th and ``k + 1``-th smallest of a long row (``y = x`` for the
-    last rank) by one band pass around rank ``k``; ``ok`` false where the row holds a NaN or
-    the band misses (the caller copies the row then)."""
+def _rank_pair(
+    row: Any, k: int, count: int, skip_nan: bool, buf: Any, sample: Any
+) -> tuple[bool, Any, Any]:
+    """``(ok, x, y)``: the ``k``-th and ``k + 1``-th smallest of the ``count`` non-NaN values
+    of a long row (``y = x`` for the last rank) by one band pass around rank ``k``; ``ok``
+    false where the band misses or the row holds a NaN not skipped (the caller copies the
+    row then)."""
     n = row.shape[0]
-    ok, lower, upper = _sample_band(row, n, k, n, sample)
+    ok, lower, upper, open_lo, open_hi = _sample_band(row, n, k, count, sample)
     if not ok:
         return False, row[0], row[0]
-    below, nans, c = _band_pass(row, n, lower, upper, buf)
+    below, nans, c = _band_pass(row, n, lower, upper, open_lo, open_hi, buf)
     first = k - below
-    last = min(k + 1, n - 1) - below
-    if nans or first < 0 or last >= c:
+    last = min(k + 1, count - 1) - below
+    if (nans and not skip_nan) or first < 0 or last >= c:
         return False, row[0], row[0]
+    first, last, c = _narrow(buf, c, first, last, sample)
     x, y = _middle_of(buf, 0, c, first, last > first)
     return True, x, y
 
 
 @kernel()
-def order_values(a2: Any, ks: Any, out: Any) -> None:
-    """For each row ``r`` of ``a2`` (rows, n): ``out[r, i]`` is the ``ks[i]``-th smallest of
-    the row (``ks`` ascending, each in 0..n-1), by band passes around each rank on long rows
-    (``_rank_pair``), else by successive selections in a copy of the row (quantile); a row
-    holding a NaN gets that NaN in every ``out[r, i]`` (numpy sorts NaNs last and gives NaN
-    for such a row)."""
+def non_nan_counts(a2: Any, count: Any) -> None:
+    """``count[r]``: the number of non-NaN values in row ``r`` of ``a2`` (rows, n)."""
+    for r in range(a2.shape[0]):
+        row = a2[r]
+        m = 0
+        for j in range(row.shape[0]):
+            v = row[j]
+            m += np.intp(v == v)
+        count[r] = m
+
+
+@kernel()
+def order_values(a2: Any, ks: Any, counts: Any, skip_nan: bool, out: Any) -> None:
+    """For each row ``r`` of ``a2`` (rows, n) and its ranks ``ks[r]`` (a row of ``ks``
+    (rows or 1, K), ascending, each in 0..count-1): ``out[r, i]`` is the ``ks[r, i]``-th
+    smallest of the row's ``count`` values (``counts[r]``, or ``counts[0]`` when ``counts``
+    holds one; ``skip_nan``: the row's non-NaN values, its count of them, rows of count 0
+    are left alone). By band passes around each rank on long rows (``_rank_pair``), else by
+    successive selections in a copy of the row (quantile); without ``skip_nan`` a row holding
+    a NaN gets that NaN in every ``out[r, i]`` (numpy sorts NaNs last and gives NaN for such
+    a row)."""
     n = a2.shape[1]
     buf = np.empty(n, a2.dtype)
     sample = np.empty(min(n, _SAMPLE), a2.dtype)
     for r in range(a2.shape[0]):
         row = a2[r]
-        done = n > _DIRECT_MAX and ks.shape[0] <= 8
+        kr = ks[min(r, ks.shape[0] - 1)]
+        m = counts[min(r, counts.shape[0] - 1)]
+        if m <= 0:
+            continue
+        done = n > _DIRECT_MAX and kr.shape[0] <= 8
         i = 0
-        while done and i < ks.shape[0]:
-            done, x, y = _rank_pair(row, ks[i], buf, sample)
+        while done and i < kr.shape[0]:
+            if i > 0 and kr[i] == kr[i - 1]:
+                out[r, i] = out[r, i - 1]
+                i += 1
+                continue
+            done, x, y = _rank_pair(row, kr[i], m, skip_nan, buf, sample)
             out[r, i] = x
-            if i + 1 < ks.shape[0] and ks[i + 1] == ks[i] + 1:
+            if i + 1 < kr.shape[0] and kr[i + 1] == kr[i] + 1:
                 out[r, i + 1] = y
                 i += 1
             i += 1
         if done:
             continue
-        nan_at = -1
-        for j in range(n):
+        c = 0
+        for j in range(n):  # branch-free compaction of the non-NaN values
             v = row[j]
-            if v != v:
-                nan_at = j
-                break
-            buf[j] = v
-        if nan_at >= 0:
-            for i in range(ks.shape[0]):
+            buf[c] = v
+            c += np.intp(v == v)
+        if c < n and not skip_nan:
+            nan_at = 0
+            while row[nan_at] == row[nan_at]:
+                nan_at += 1
+            for i in range(kr.shape[0]):
                 out[r, i] = row[nan_at]
             continue
         lo = 0
-        for i in range(ks.shape[0]):
-            k = ks[i]
-            _select(buf, lo, n - 1, k)
+        for i in range(kr.shape[0]):
+            k = kr[i]
+            _select(buf, lo, c - 1, k)
             out[r, i] = buf[k]
             lo = k
