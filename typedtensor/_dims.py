@@ -24,7 +24,16 @@ from typing_extensions import TypeVar
 
 from ._rules.dimexpr import DimExpr
 
-__all__ = ["Add", "DIM_EXPRESSIONS", "FloorDiv", "IntDiv", "Mul", "Sub", "annotation_expr"]
+__all__ = [
+    "DIM_EXPRESSIONS",
+    "Add",
+    "FloorDiv",
+    "IntDiv",
+    "Mul",
+    "Sub",
+    "annotation_expr",
+    "declared_exact_divisions",
+]
 
 Left = TypeVar("Left")
 Right = TypeVar("Right")
@@ -95,3 +104,29 @@ def annotation_expr(
     if left is None or right is None:
         return None
     return left.apply(op, right, exact=origin is not IntDiv)
+
+
+def declared_exact_divisions(
+    item: object,
+    name: typing.Callable[[object], str],
+    is_marker: typing.Callable[[object], bool] = lambda d: False,
+) -> list[tuple[DimExpr, DimExpr]]:
+    """The ``(numerator, denominator)`` of every ``FloorDiv`` an annotation dim spells, nested
+    ones too, as written: the claims a run-time check must test, which the canonical form may
+    have simplified away (``IntDiv[D, FloorDiv[D, L[5]]]`` is 5 where 5 divides D).
+
+    >>> D = TypeVar("D")
+    >>> [(str(n), str(d)) for n, d in declared_exact_divisions(
+    ...     IntDiv[D, FloorDiv[D, Literal[5]]], lambda d: d.__name__)]
+    [('D', '5')]
+    """
+    origin = get_origin(item)
+    if not (isinstance(origin, type) and origin in DIM_EXPRESSIONS):
+        return []
+    args = get_args(item)
+    found = [pair for a in args for pair in declared_exact_divisions(a, name, is_marker)]
+    if origin is FloorDiv and len(args) == 2:
+        num, den = (annotation_expr(a, name, is_marker) for a in args)
+        if num is not None and den is not None:
+            found.append((num, den))
+    return found

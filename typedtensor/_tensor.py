@@ -19,7 +19,7 @@ from ._arguments import _raise_rule_error as _raise_rule_error
 from ._arguments import _real as _real
 from ._arguments import _shape_tuple as _shape_tuple
 from ._dask import is_dask_array as _is_dask_array
-from ._dims import DIM_EXPRESSIONS, annotation_expr
+from ._dims import DIM_EXPRESSIONS, annotation_expr, declared_exact_divisions
 from ._dtypes import _CLASS_OF_NUMPY_DTYPE, DType, as_dtype_class, dtype_class_of
 from ._errors import ShapeError
 from ._tensor_api import ProtocolMethods, TensorBase
@@ -362,21 +362,23 @@ def _check_expression_dim(
     expr = annotation_expr(want, _name, _is_marker)
     if expr is None:
         raise TypeError(f"declared dim {want!r}: the arguments of a dim expression must be dims")
-    missing = sorted(s.name for s in expr.symbols() if s.key not in bound)
+    divisions = declared_exact_divisions(want, _name, _is_marker)
+    symbols = expr.symbols().union(*(e.symbols() for pair in divisions for e in pair))
+    missing = sorted(s.name for s in symbols if s.key not in bound)
     if missing:
         raise TypeError(
             f"declared dim {expr} uses {', '.join(missing)}, which no plain dim binds; "
             f"declare {missing[0]} as a dim of its own too"
         )
-    values = ", ".join(f"{s.name} = {bound[s.key]}" for s in sorted(expr.symbols(), key=_sym_key))
-    for atom in _exact_divisions(expr):
-        num, den = (
-            atom.num.evaluate(lambda s: bound[s.key]),
-            atom.den.evaluate(lambda s: bound[s.key]),
-        )
+    values = ", ".join(f"{s.name} = {bound[s.key]}" for s in sorted(symbols, key=_sym_key))
+    for num_expr, den_expr in divisions:
+        num, den = (e.evaluate(lambda s: bound[s.key]) for e in (num_expr, den_expr))
         if den == 0 or num % den:
+            spelled = " // ".join(
+                f"({e})" if " " in str(e) else str(e) for e in (num_expr, den_expr)
+            )
             raise ShapeError(
-                f"dim {i}: {atom!r} is not an exact division for {values} ({num} is not a "
+                f"dim {i}: {spelled} is not an exact division for {values} ({num} is not a "
                 f"multiple of {den}): got shape {actual}, expected {_show(declared)}"
             )
     value = expr.evaluate(lambda s: bound[s.key])
@@ -384,21 +386,14 @@ def _check_expression_dim(
         raise ShapeError(
             f"dim {i} is {size} but {expr} = {value} for {values}: got shape {actual}, "
             f"expected {_show(declared)}"
+            if expr.constant is None
+            else f"dim {i} is {size} but {value} was declared: got shape {actual}, "
+            f"expected {_show(declared)}"
         )
 
 
 def _sym_key(s: Any) -> str:
     return str(s.name)
-
-
-def _exact_divisions(expr: Any) -> list[Any]:
-    """The exact floor divisions in ``expr``, nested ones too."""
-    found = []
-    for atom in expr.atoms():
-        if hasattr(atom, "exact"):  # a floor division; an inexact one may hold exact ones
-            found += [atom] if atom.exact else []
-            found += _exact_divisions(atom.num) + _exact_divisions(atom.den)
-    return found
 
 
 def _is_symbol(d: object) -> bool:

@@ -47,6 +47,10 @@ def test_assert_shape_accepts_matching_expression_dims(
         ((10, 2), (D, tt.FloorDiv[D, L[4]]), "D // 4 is not an exact division for D = 10"),
         ((10, 3), (D, tt.IntDiv[D, L[4]]), "dim 1 is 3 but D // 4 = 2 for D = 10"),
         ((12, 3), (D, tt.IntDiv[D, tt.FloorDiv[D, L[5]]]), "D // 5 is not an exact division"),
+        # the canonical forms (5, D) drop the division; the claim is still checked
+        ((12, 5), (D, tt.IntDiv[D, tt.FloorDiv[D, L[5]]]), "D // 5 is not an exact division"),
+        ((10, 10), (D, tt.Mul[tt.FloorDiv[D, L[4]], L[4]]), "D // 4 is not an exact division"),
+        ((10, 4), (D, tt.IntDiv[D, tt.FloorDiv[D, L[5]]]), "dim 1 is 4 but 5 was declared"),
     ],
 )
 def test_assert_shape_names_the_expression_and_its_value(
