@@ -86,7 +86,7 @@ def _row_count_nonzero(row: Any) -> Any:
     return cnt
 
 
-@njit(fastmath=EXACT, inline="always")
+@njit(fastmath=EXACT)
 def _sum_rows(x: Any, part: Any, op: int, r0: int, r1: int, s: int, lo: int, hi: int, lc: Any,
               lt: Any) -> None:  # fmt: skip
     """``part[r, s]`` = the SUM, SUMABS or SUMSQ of ``x[r, lo:hi]`` for rows [r0, r1), in the
