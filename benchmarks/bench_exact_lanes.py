@@ -4,7 +4,7 @@ against the loop they replaced (one accumulator with ``fastmath={'reassoc', 'nsz
 LLVM's order, which differed between a kernel compiled in the process and the same kernel
 loaded from the disk cache), and numpy, timed alternately in one process.
 
-    python benchmarks/bench_exact_lanes.py            # float32 |x| row sums, 4 shapes
+    python benchmarks/bench_exact_lanes.py            # float32 |x| row sums, 5 shapes
 
 Printed: the median time of each and the ratios (lanes over reassoc: > 1 is a loss).
 These are benchmarks, not tests.
@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from typedtensor._backend._numba._lanes import EXACT, LANES, add_magnitudes, fill, fold, spill
-from typedtensor._backend._numba._primitives import CH, _full
+from typedtensor._backend._numba._primitives import CH, SUMABS
+from typedtensor._backend._numba.sums import acc_h
 
 FM = {"reassoc", "nsz", "contract"}
 
@@ -41,26 +41,17 @@ def reassoc_rows(x: Any, out: Any) -> None:
         out[r] = tot
 
 
-@njit(fastmath=EXACT)
 def lane_rows(x: Any, out: Any) -> None:
-    """The kernels' loop: ``_lanes`` chunks, float64 lanes, a pairwise fold."""
-    lc = _full(LANES, np.float32(0))
-    lt = _full(LANES, 0.0)
-    for r in range(x.shape[0]):
-        row = x[r]
-        n = row.shape[0]
-        fill(lt, 0.0)
-        for c0 in range(0, n, CH):
-            fill(lc, np.float32(0))
-            add_magnitudes(row[c0 : min(c0 + CH, n)], lc, np.float32(0))
-            spill(lc, lt)
-        out[r] = fold(lt)
+    """The kernels' loop: the serial row kernel ``acc_h`` (``_lanes`` chunks, ``lanes_for``
+    lanes, float64 totals, a pairwise fold), rows batched per task as the backend batches them."""
+    part = out.reshape(-1, 1)
+    acc_h(x, part, SUMABS, 1.0, np.float32(0), 0.0, max(1, (1 << 14) // x.shape[1]))
 
 
 def main() -> None:
     rng = np.random.default_rng(0)
     print("shape             reassoc ms  lanes ms  numpy ms  lanes/reassoc  numpy/lanes")
-    for shape in [(4096, 100), (64, 2048), (512, 32768), (16, 1 << 20)]:
+    for shape in [(16384, 30), (4096, 100), (64, 2048), (512, 32768), (16, 1 << 20)]:
         a = rng.standard_normal(shape).astype(np.float32)
         o1 = np.empty(shape[0])
         o2 = np.empty(shape[0])

@@ -30,11 +30,13 @@ from .test_fast_paths import _CALLS, _result_dtype, _same_bits
 
 Array = np.ndarray[Any, Any]
 
-#: (layout, shape, axes) of 65536-element arrays whose rows the kernels split into segments
-#: (full: 4, rows: 2, columns: 4 and 2) or, for short rows, whose rows run in parallel
+#: (layout, shape, axes) of ~65536-element arrays whose rows the kernels split into segments
+#: (full: 4, rows: 2, columns: 4 and 2) or, for short rows, whose rows run in parallel (the
+#: rows of 100: the sums' fewer lanes below ``_lanes.SHORT_RUN``)
 _CASES: list[tuple[str, tuple[int, ...], tuple[int, ...]]] = [
     ("full", (65536,), (0,)),
     ("rows", (2, 32768), (1,)),
+    ("rows", (655, 100), (1,)),
     ("short_rows", (16384, 4), (1,)),
     ("columns", (256, 256), (0,)),
     ("columns", (8, 512, 16), (1,)),

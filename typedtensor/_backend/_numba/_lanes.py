@@ -11,8 +11,14 @@ moments, logsumexp) compile without ``reassoc`` (``EXACT``) and reach SIMD speed
 explicit lanes: element ``i`` of a run goes to lane ``i % LANES``, each lane adds its elements
 four blocks of ``LANES`` at a time (``(a + b) + (c + d)``), and ``fold`` combines the lanes by a
 fixed pairwise tree. An elementwise loop over the lanes vectorises without ``reassoc``, and its
-result is the same whatever vector width LLVM picks. ``LANES`` is read from the lane array's
-length at run time so that LLVM does not unroll the lane loop into scalars.
+result is the same whatever vector width LLVM picks. The lane count is read from the lane
+array's length at run time so that LLVM does not unroll the lane loop into scalars.
+
+The sums take their lane count from the run's length (``lanes_for``: a pure function of the
+shape, never of the threads or the route): a short run pays per lane to fill, spill and fold
+them, a long one streaming from memory keeps more loads in flight with more lanes. The kernel
+allocates each count's lanes in a branch of its own, so that LLVM knows the lane loops' trip
+count (``benchmarks/bench_exact_lanes.py``).
 """
 
 from __future__ import annotations
@@ -27,8 +33,21 @@ from ._primitives import _as
 #: fast-math flags of the order-sensitive families: none (``nsz`` would let the sign of a zero
 #: total depend on what LLVM folds, ``contract`` whether a product and a sum fuse)
 EXACT = False
-#: lanes per run: 32 float32 (four AVX2 vectors) keep loads in flight
+#: lanes per run of the moments, logsumexp and NaN-aware families: 32 float32 (four AVX2
+#: vectors) keep loads in flight
 LANES = 32
+#: the sums' lane counts (``lanes_for``): one AVX2 vector of float32 for runs shorter than
+#: SHORT_RUN, eight from there
+MIN_LANES = 8
+MAX_LANES = 64
+SHORT_RUN = 512
+
+
+@njit(inline="always")
+def lanes_for(n: int) -> int:
+    """The sums' lane count for a run of ``n`` elements: ``MIN_LANES`` below ``SHORT_RUN``,
+    else ``MAX_LANES``."""
+    return MIN_LANES if n < SHORT_RUN else MAX_LANES
 
 
 def lane_adder(elem: Callable[..., Any]) -> Any:

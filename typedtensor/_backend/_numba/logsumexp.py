@@ -13,7 +13,7 @@ from numba import njit, prange
 from ._cache import kernel
 from ._lanes import EXACT, LANES, fill, fold, lane_adder
 from ._primitives import CH, VB, _as, _copy, _empty, _expneg, _full, _n_span, _tr, _vmax
-from .extremes import _chunk_max
+from .extremes import _row_extreme
 from .sums import _column_task_span
 
 
@@ -38,9 +38,10 @@ def _chunk_logsumexp(seg: Any, mc: Any, lanes: Any) -> Any:
 
 
 @njit(fastmath=EXACT, inline="always")
-def _logsumexp_step(seg: Any, big: float, tot: float, posinf: bool, lanes: Any) -> Any:
-    """Fold one chunk into the running (max, sum): returns (nan seen, big, tot, posinf)."""
-    mf = np.float64(_chunk_max(seg))
+def _logsumexp_step(seg: Any, big: float, tot: float, posinf: bool, lanes: Any, pf: bool) -> Any:
+    """Fold one chunk into the running (max, sum): returns (nan seen, big, tot, posinf); with
+    ``pf`` the max pass prefetches ahead (the next chunk: a long row streams from memory)."""
+    mf = np.float64(_row_extreme(seg, True, pf))
     if mf != mf:
         return True, big, tot, posinf
     if posinf or mf == -np.inf:
@@ -62,14 +63,14 @@ def _row_logsumexp(row: Any, lanes: Any) -> Any:
     tot = 0.0
     posinf = False
     if n <= CH:
-        nan, big, tot, posinf = _logsumexp_step(row, big, tot, posinf, lanes)
+        nan, big, tot, posinf = _logsumexp_step(row, big, tot, posinf, lanes, False)
         if nan:
             return np.nan, 1.0
     else:
         for ci in range((n + CH - 1) // CH):  # a step range would divide per row
             c0 = ci * CH
             seg = row[c0 : min(c0 + CH, n)]
-            nan, big, tot, posinf = _logsumexp_step(seg, big, tot, posinf, lanes)
+            nan, big, tot, posinf = _logsumexp_step(seg, big, tot, posinf, lanes, True)
             if nan:
                 return np.nan, 1.0
     if posinf:

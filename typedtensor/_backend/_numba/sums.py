@@ -11,7 +11,18 @@ from typing import Any
 from numba import njit, prange
 
 from ._cache import kernel
-from ._lanes import EXACT, LANES, add_magnitudes, add_squares, add_values, fill, fold, spill
+from ._lanes import (
+    EXACT,
+    MAX_LANES,
+    MIN_LANES,
+    add_magnitudes,
+    add_squares,
+    add_values,
+    fill,
+    fold,
+    lanes_for,
+    spill,
+)
 from ._primitives import (
     CH,
     PROD,
@@ -32,11 +43,12 @@ from .products import _row_prod, _row_prod_in_order
 
 # ----------------------------------------------------------------------------- accumulate
 # zc: chunk accumulator (type and identity), zt: total accumulator (type and identity).
-# The sums of a row run in explicit lanes (``_lanes``): chunks of CH elements in lanes of the
-# chunk type, each chunk's lanes added to lanes of the total type, those folded pairwise.
+# The sums of a row run in explicit lanes (``_lanes``, ``lanes_for(n)`` of them): chunks of CH
+# elements in lanes of the chunk type, each chunk's lanes added to lanes of the total type,
+# those folded pairwise.
 def _row_accumulator(add: Any) -> Any:
     """``total(row, lc, lt, c)``: the sum of ``elem(row[i])`` of ``add`` (a ``lane_adder``),
-    ``lc``/``lt`` the chunk and total lanes (overwritten)."""
+    ``lc``/``lt`` the chunk and total lanes (one power-of-two count, overwritten)."""
 
     @njit(fastmath=EXACT, inline="always")
     def total(row: Any, lc: Any, lt: Any, c: Any) -> Any:
@@ -75,6 +87,23 @@ def _row_count_nonzero(row: Any) -> Any:
 
 
 @njit(fastmath=EXACT)
+def _sum_rows(x: Any, part: Any, op: int, r0: int, r1: int, s: int, lo: int, hi: int, lc: Any,
+              lt: Any) -> None:  # fmt: skip
+    """``part[r, s]`` = the SUM, SUMABS or SUMSQ of ``x[r, lo:hi]`` for rows [r0, r1), in the
+    lanes ``lc``/``lt``."""
+    zc = lc[0]
+    if op == SUM:
+        for r in range(r0, r1):
+            part[r, s] = _row_sum(x[r, lo:hi], lc, lt, zc)
+    elif op == SUMABS:
+        for r in range(r0, r1):
+            part[r, s] = _row_sum_abs(x[r, lo:hi], lc, lt, zc)
+    else:
+        for r in range(r0, r1):
+            part[r, s] = _row_sum_squares(x[r, lo:hi], lc, lt, zc)
+
+
+@njit(fastmath=EXACT)
 def _accumulate_rows_task(x: Any, part: Any, op: int, p: float, zc: Any, zt: Any, t: int, ns: int,
                 rb: int) -> None:  # fmt: skip
     # rows [r0, r1) of segment s; the op branch sits outside the row loop and each row is
@@ -109,17 +138,11 @@ def _accumulate_rows_task(x: Any, part: Any, op: int, p: float, zc: Any, zt: Any
         for r in range(r0, r1):
             part[r, s] = _row_prod(x[r, lo:hi], zc, zt)
     elif op == SUM or op == SUMABS or op == SUMSQ:
-        lc = _full(LANES, zc)
-        lt = _full(LANES, zt)
-        if op == SUM:
-            for r in range(r0, r1):
-                part[r, s] = _row_sum(x[r, lo:hi], lc, lt, zc)
-        elif op == SUMABS:
-            for r in range(r0, r1):
-                part[r, s] = _row_sum_abs(x[r, lo:hi], lc, lt, zc)
+        # lanes of a constant count per branch (``lanes_for``): LLVM sizes their loops
+        if lanes_for(hi - lo) == MIN_LANES:
+            _sum_rows(x, part, op, r0, r1, s, lo, hi, _full(MIN_LANES, zc), _full(MIN_LANES, zt))
         else:
-            for r in range(r0, r1):
-                part[r, s] = _row_sum_squares(x[r, lo:hi], lc, lt, zc)
+            _sum_rows(x, part, op, r0, r1, s, lo, hi, _full(MAX_LANES, zc), _full(MAX_LANES, zt))
     elif op == SUMPOW:
         for r in range(r0, r1):
             part[r, s] = _row_sum_powers(x[r, lo:hi], p, zc, zt)
