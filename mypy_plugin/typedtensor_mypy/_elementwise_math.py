@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mypy.plugin import FunctionContext, MethodContext
+from mypy.plugin import FunctionContext
 from mypy.types import AnyType, Type, TypeOfAny
 
 from . import errorcodes
@@ -17,10 +17,10 @@ from ._interop import numpy_scalar_dtype
 from ._rules import rules
 from ._tensortypes import Shape, TensorView, as_tensor, make_tensor, render_dtype, unknown_star
 
-__all__ = ["abs_method_hook", "binary_hook", "round_hook", "unary_hook"]
+__all__ = ["binary_hook", "round_hook", "unary_hook"]
 
 
-def _summary(ctx: FunctionContext | MethodContext, results: list[str | None]) -> Type:
+def _summary(ctx: FunctionContext, results: list[str | None]) -> Type:
     """The tightest family holding every result dtype, or ``Any`` (where one raises)."""
     if any(r is None for r in results) or not results:
         return AnyType(TypeOfAny.special_form)
@@ -29,7 +29,7 @@ def _summary(ctx: FunctionContext | MethodContext, results: list[str | None]) ->
     return found if found is not None else AnyType(TypeOfAny.special_form)
 
 
-def _no_loop(ctx: FunctionContext | MethodContext, name: str, shown: str) -> Type:
+def _no_loop(ctx: FunctionContext, name: str, shown: str) -> Type:
     ctx.api.fail(
         f"tt.{name} does not take {shown} (numpy has no loop for it: a TypeError at run "
         "time); convert first with astype",
@@ -39,7 +39,7 @@ def _no_loop(ctx: FunctionContext | MethodContext, name: str, shown: str) -> Typ
     return AnyType(TypeOfAny.from_error)
 
 
-def _unary_result(ctx: FunctionContext | MethodContext, name: str, view: TensorView) -> Type:
+def _unary_result(ctx: FunctionContext, name: str, view: TensorView) -> Type:
     """``name`` applied to a tensor of type ``view``: its shape, the rules' dtype."""
     candidates = _candidates(ctx.api, view.dtype)
     if candidates is None:
@@ -64,14 +64,6 @@ def unary_hook(name: str) -> Callable[[FunctionContext], Type]:
         return _unary_result(ctx, name, view)
 
     return hook
-
-
-def abs_method_hook(ctx: MethodContext) -> Type:
-    """``abs(x)`` (``Tensor.__abs__``): the shape kept, complex -> its real dtype."""
-    view = as_tensor(ctx.type)
-    if view is None:
-        return ctx.default_return_type
-    return _unary_result(ctx, "abs", view)
 
 
 def round_hook(ctx: FunctionContext) -> Type:

@@ -78,7 +78,6 @@ def _method_table() -> dict[str, Entry]:
     for dunder, symbol in names.INPLACE_DUNDERS.items():  # x += y: x's type, or an error
         table[dunder] = _Deferred("_inplace", "inplace_hook", symbol)
     table["__invert__"] = _Deferred("_logic", "invert_hook")
-    table["__abs__"] = _Deferred("_elementwise_math", "abs_method_hook")
     table["__matmul__"] = _Deferred("_linalg", "matmul_method_hook", False)
     table["__rmatmul__"] = _Deferred("_linalg", "matmul_method_hook", True)
     table["__getitem__"] = _Deferred("_indexing", "getitem_hook")

@@ -291,9 +291,9 @@ def broadcast_to_shape(
         t = target[lead + i]
         if size_of(d) == 1:
             continue
-        if size_of(t) is None and not is_symbolic(t) and size_of(d) is None:
-            if not never_one(d, expr_of):
-                continue  # an unknown target dim: a symbolic dim at 1 stretches to it
+        unknown_target = size_of(t) is None and not is_symbolic(t)
+        if unknown_target and size_of(d) is None and not never_one(d, expr_of):
+            continue  # a symbolic or unknown dim may be 1 and stretch to the unknown target
         merged = _equal_dims(d, t, size_of, is_symbolic, expr_of)
         if merged is _FAIL:
             raise ShapeMismatchError(
