@@ -87,7 +87,7 @@ from .quantiles import (
     check_quantile_method,
     quantile_result_dtype,
 )
-from .reduction_table import L2_VARIANTS, NORM_MODES, REDUCTIONS, ReductionSpec
+from .reduction_table import L2_VARIANTS, NORM_MODES, REDUCTIONS, Arg, ReductionSpec
 from .statistical import (
     MOMENTS,
     SCANS,
@@ -141,6 +141,7 @@ __all__ = [
     "PermutationError",
     "REDUCTIONS",
     "ReduceToShapeError",
+    "Arg",
     "ReductionSpec",
     "RuleError",
     "SCANS",
