@@ -19,8 +19,9 @@ L2_VARIANTS: tuple[str, ...] = ("tensorflow", "pytorch", "openvino-add", "openvi
 @dataclass(frozen=True)
 class Arg:
     """A parameter of a reduction's ``tt.`` function as source text, ``name: annotation =
-    default`` (``keyword``: keyword-only); ``python -m stubs.generate`` writes the functions of
-    ``typedtensor/reductions.py`` from them (``ReductionSpec.function_args``)."""
+    default`` (``keyword``: keyword-only; the annotation names builtins and names of
+    ``typedtensor._tensor``, the default is a literal); ``python -m stubs.generate`` writes the
+    functions of ``typedtensor/reductions.py`` from them (``ReductionSpec.function_args``)."""
 
     name: str
     annotation: str
