@@ -16,6 +16,7 @@ import re
 import types
 from collections.abc import Mapping
 
+from typedtensor import _reduction_forwarding
 from typedtensor import _rules as rules
 from typedtensor._rules.statistical import RANK0_INT_AXIS
 
@@ -34,8 +35,8 @@ Generated from the reduction table (``rules.REDUCTIONS``); ``reduce_to``/``sum_t
 hand-written in ``_reduction_forwarding``.
 """
 '''
-#: the hand-written functions re-exported from ``_reduction_forwarding``, in ``__all__``
-HAND_WRITTEN = ("reduce_to", "sum_to")
+#: the hand-written functions the generated module re-exports, at the end of its ``__all__``
+HAND_WRITTEN: tuple[str, ...] = tuple(_reduction_forwarding.__all__)
 #: the parameters ``Tensor._reduce`` takes from a function-only row's signature
 _REDUCE_PARAMS = ("axis", "keepdims", "correction", "ddof", "dtype", "out")
 _BUILTIN_NAMES = frozenset({"None", "bool", "float", "int", "object", "str"})

@@ -11,7 +11,8 @@ from typing import Any
 from ._creation import asarray
 from ._tensor import AnyTensor, Tensor
 
-__all__ = ["_t", "reduce_to", "sum_to"]
+#: re-exported by the generated ``reductions.py``, at the end of its ``__all__``
+__all__ = ["reduce_to", "sum_to"]
 
 
 def _t(x: Any) -> AnyTensor:
