@@ -112,7 +112,7 @@ def render_forwarders(table: Mapping[str, rules.ReductionSpec] | None = None) ->
     imports = []
     if any(s.name in RANK0_INT_AXIS for s in specs):
         imports.append("from . import _rules as rules")
-    if any(not s.method and "ddof" in [a.name for a in s.function_args()] for s in specs):
+    if any(not s.method and "correction" in [a.name for a in s.function_args()] for s in specs):
         imports.append("from ._arguments import _correction")
     imports.append(f"from ._reduction_forwarding import _t, {', '.join(HAND_WRITTEN)}")
     imports.append(f"from ._tensor import {', '.join(sorted(tensor_names | {'AnyTensor'}))}")
