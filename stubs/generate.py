@@ -2,9 +2,10 @@
 
 Writes every ``typedtensor/*.pyi`` (``_dtypes``, ``_tensor``, ``_tensor_mypy``, ``reductions``,
 the function modules, ``_results``, ``fft``, ``quantiles``: ``render_all``) from the templates
-in ``stubs/templates`` and the rules in ``typedtensor._rules``. ``--check`` writes nothing and
-exits with status 1 when a committed stub differs from what the generator renders now (CI runs
-it).
+in ``stubs/templates`` and the rules in ``typedtensor._rules``, and the ``tt.`` reduction
+functions, ``typedtensor/reductions.py``, from the reduction table (``forwarders``).
+``--check`` writes nothing and exits with status 1 when a committed file differs from what the
+generator renders now (CI runs it).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from . import (
     _render_rearranging,
     _render_reductions,
     _render_results,
+    forwarders,
     shape_functions,
     shape_ops,
 )
@@ -54,9 +56,13 @@ def _fill(template: str, fields: dict[str, str]) -> str:
 
 
 def render_all(*, plain_only: bool = False) -> dict[Path, str]:
-    """Path -> rendered text of every generated stub (``plain_only``: no overloads in the
-    files pyright reads; ``_tensor_mypy.pyi`` is rendered as always, pyright never parses it)."""
-    from typedtensor import _tensor, reductions
+    """Path -> rendered text of every generated file (``plain_only``: no overloads in the
+    files pyright reads; ``_tensor_mypy.pyi`` is rendered as always, pyright never parses it).
+    The reduction stubs read the signatures of the functions rendered here, not imported."""
+    from typedtensor import _tensor
+
+    reductions_py = forwarders.render_forwarders()
+    reductions = forwarders.load(reductions_py)
 
     methods = []
     mypy_methods = []
@@ -127,6 +133,7 @@ def render_all(*, plain_only: bool = False) -> dict[Path, str]:
         ROOT / "typedtensor" / "_results.pyi": _fill(
             "_results.pyi.tmpl", _render_results.render_results()
         ),
+        ROOT / "typedtensor" / "reductions.py": reductions_py,
         ROOT / "typedtensor" / "reductions.pyi": _fill(
             "reductions.pyi.tmpl",
             {"REDUCTIONS": "\n".join(functions).rstrip("\n"), "ALL": names},
@@ -139,7 +146,7 @@ def render_all(*, plain_only: bool = False) -> dict[Path, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Write the stubs, or with ``--check`` report the stale ones and return 1."""
+    """Write the generated files, or with ``--check`` report the stale ones and return 1."""
     parser = argparse.ArgumentParser(prog=COMMAND, description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="fail if committed stubs are stale")
     args = parser.parse_args(argv)

@@ -31,13 +31,6 @@ __all__ = [
     "argmin",
     "logsumexp",
     "norm",
-    "norm_lp_max",
-    "norm_lp_sum",
-    "norm_lp_power_p_max",
-    "norm_lp_power_p_sum",
-    "l2_normalize",
-    "reduce_to",
-    "sum_to",
     "nansum",
     "nanprod",
     "nanmean",
@@ -50,6 +43,13 @@ __all__ = [
     "count_nonzero",
     "median",
     "nanmedian",
+    "norm_lp_max",
+    "norm_lp_sum",
+    "norm_lp_power_p_max",
+    "norm_lp_power_p_sum",
+    "l2_normalize",
+    "reduce_to",
+    "sum_to",
 ]
 
 #: True only under mypy with the typedtensor_mypy plugin (``options.always_true``).

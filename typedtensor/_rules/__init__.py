@@ -7,9 +7,9 @@ plugin passes mypy types, the stub generator passes names. Where a rule needs to
 size, the caller passes ``size_of`` (``None`` for a symbolic or unknown dim).
 
 Families (named after the Array API standard's categories): ``axes``, ``broadcast``,
-``dtypes``, ``statistical`` (reductions), ``manipulation``, ``linalg``, ``indexing``; rule
-violations are the plain exceptions of ``errors``. Modules inside this package import each
-other relatively, never ``typedtensor``.
+``dtypes``, ``reduction_table`` and ``statistical`` (reductions), ``manipulation``, ``linalg``,
+``indexing``; rule violations are the plain exceptions of ``errors``. Modules inside this
+package import each other relatively, never ``typedtensor``.
 """
 
 from __future__ import annotations
@@ -87,14 +87,11 @@ from .quantiles import (
     check_quantile_method,
     quantile_result_dtype,
 )
+from .reduction_table import L2_VARIANTS, NORM_MODES, REDUCTIONS, Arg, ReductionSpec
 from .statistical import (
-    L2_VARIANTS,
     MOMENTS,
-    NORM_MODES,
-    REDUCTIONS,
     SCANS,
     VARIANCES,
-    ReductionSpec,
     check_dtype_argument,
     check_nonempty,
     rank0_axis,
@@ -144,6 +141,7 @@ __all__ = [
     "PermutationError",
     "REDUCTIONS",
     "ReduceToShapeError",
+    "Arg",
     "ReductionSpec",
     "RuleError",
     "SCANS",

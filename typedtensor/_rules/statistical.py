@@ -1,26 +1,22 @@
-"""The reduction table (name -> result-dtype rule, identity, axis form and extra parameters)
-and the result shape of a scan (``cumsum``, ``cumulative_sum``...), ``scan_shape``."""
+"""The reductions' checks (empty input, ``dtype=``, numpy's rank-0 axis) on the table of
+``reduction_table``, and the result shape of a scan (``cumsum``, ``cumulative_sum``...),
+``scan_shape``."""
 
 from __future__ import annotations
 
 import math
 import operator
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import TypeVar
 
 from .axes import normalize_axes
-from .dtypes import DTypeRule
 from .errors import DTypeArgumentError, EmptyReductionError, ScanAxisError
+from .reduction_table import REDUCTIONS
 
 __all__ = [
     "MOMENTS",
     "VARIANCES",
-    "L2_VARIANTS",
-    "NORM_MODES",
-    "REDUCTIONS",
     "SCANS",
-    "ReductionSpec",
     "check_dtype_argument",
     "check_nonempty",
     "rank0_axis",
@@ -29,110 +25,6 @@ __all__ = [
 ]
 
 D = TypeVar("D")
-
-
-NORM_MODES: tuple[str, ...] = ("plain", "lp_max", "lp_sum", "power_p_max", "power_p_sum")
-L2_VARIANTS: tuple[str, ...] = ("tensorflow", "pytorch", "openvino-add", "openvino-max")
-
-
-@dataclass(frozen=True)
-class ReductionSpec:
-    """One row of the reduction table."""
-
-    name: str
-    dtype_rule: DTypeRule
-    #: identity for an empty reduction, or None when numpy raises (max/min/argmax/argmin)
-    identity: float | bool | None
-    #: argmax/argmin take one axis, never a tuple
-    single_axis: bool = False
-    #: l2_normalize keeps the input shape and only reduces internally
-    keeps_shape: bool = False
-    #: supports ``keepdims``
-    keepdims: bool = True
-    #: extra keyword parameters (beyond axis/keepdims/out)
-    params: tuple[str, ...] = field(default=())
-    #: norm mode for the norm_lp_* family
-    norm_mode: str | None = None
-    doc: str = ""
-    #: a Tensor method as well as a ``tt.`` function (numpy's ndarray has no ``nan*`` methods)
-    method: bool = True
-
-
-def _table() -> dict[str, ReductionSpec]:
-    s = DTypeRule
-    rows = [
-        ReductionSpec("sum", s.SUM, 0, doc="sum of elements"),
-        ReductionSpec("prod", s.SUM, 1, doc="product of elements"),
-        ReductionSpec("mean", s.FLOAT, math.nan, doc="arithmetic mean"),
-        ReductionSpec("max", s.SAME, None, doc="maximum (NaN propagates)"),
-        ReductionSpec("min", s.SAME, None, doc="minimum (NaN propagates)"),
-        ReductionSpec("any", s.BOOL, False, doc="logical or"),
-        ReductionSpec("all", s.BOOL, True, doc="logical and"),
-        ReductionSpec("var", s.REAL, math.nan, params=("correction",), doc="variance"),
-        ReductionSpec("std", s.REAL, math.nan, params=("correction",), doc="standard deviation"),
-        ReductionSpec("argmax", s.INDEX, None, single_axis=True, doc="index of the first maximum"),
-        ReductionSpec("argmin", s.INDEX, None, single_axis=True, doc="index of the first minimum"),
-        ReductionSpec("logsumexp", s.FLOAT, -math.inf, doc="log(sum(exp(x))), computed stably"),
-        ReductionSpec("norm", s.REAL, 0.0, params=("p", "eps", "mode"), doc="Lp norm"),
-    ]
-    # NaN-aware (numpy's nan* functions: NaNs are skipped; ints behave as the plain ones)
-    rows += [
-        ReductionSpec("nansum", s.SUM, 0, method=False, doc="sum, NaNs counted as 0"),
-        ReductionSpec("nanprod", s.SUM, 1, method=False, doc="product, NaNs counted as 1"),
-        ReductionSpec("nanmean", s.FLOAT, math.nan, method=False, doc="mean of the non-NaNs"),
-        ReductionSpec("nanmax", s.SAME, None, method=False, doc="maximum ignoring NaNs"),
-        ReductionSpec("nanmin", s.SAME, None, method=False, doc="minimum ignoring NaNs"),
-        ReductionSpec(
-            "nanvar", s.REAL, math.nan, method=False, params=("correction",), doc="variance"
-        ),
-        ReductionSpec(
-            "nanstd", s.REAL, math.nan, method=False, params=("correction",), doc="std. dev."
-        ),
-        ReductionSpec(
-            "nanargmax", s.INDEX, None, single_axis=True, method=False, doc="argmax of non-NaNs"
-        ),
-        ReductionSpec(
-            "nanargmin", s.INDEX, None, single_axis=True, method=False, doc="argmin of non-NaNs"
-        ),
-        ReductionSpec("count_nonzero", s.INDEX, 0, method=False, doc="number of nonzeros"),
-    ]
-    # order statistics (the runtime registry's first family: _backend/order_statistics.py)
-    rows += [
-        ReductionSpec("median", s.FLOAT, math.nan, doc="median (a NaN in a slice gives NaN)"),
-        ReductionSpec("nanmedian", s.FLOAT, math.nan, method=False, doc="median of non-NaNs"),
-    ]
-    for mode in NORM_MODES[1:]:
-        rows.append(
-            ReductionSpec(
-                _norm_method_name(mode),
-                s.REAL,
-                0.0,  # the empty sum of |x|^p, then the mode's eps rule
-                params=("p", "eps"),
-                norm_mode=mode,
-                doc=f"oneDNN norm mode {mode}",
-            )
-        )
-    rows.append(
-        ReductionSpec(
-            "l2_normalize",
-            s.FLOAT,
-            None,
-            keeps_shape=True,
-            keepdims=False,
-            params=("eps", "variant"),
-            doc="x divided by its L2 norm over axis",
-        )
-    )
-    return {r.name: r for r in rows}
-
-
-def _norm_method_name(mode: str) -> str:
-    """``lp_max -> norm_lp_max``, ``power_p_max -> norm_lp_power_p_max`` (oneDNN's names)."""
-    return "norm_" + (mode if mode.startswith("lp_") else "lp_" + mode)
-
-
-#: name -> spec, for every reduction that takes ``axis``.
-REDUCTIONS: dict[str, ReductionSpec] = _table()
 
 
 def reduction_identity(name: str, p: float | None = None) -> float | bool | None:
