@@ -47,12 +47,16 @@ __all__ = [
     "cache_enabled",
     "cache_only",
     "enabled",
+    "helper_alive",
     "parallel_ready",
     "probing",
     "serve_while_compiling",
+    "skip",
 ]
 
 _done: set[str] = set()
+#: keys of the jobs the helper has begun (``start KEY``; ``_compile_ahead`` waits for these)
+_started: set[str] = set()
 #: (kernel, argument types) -> True once compiled, else the key of its pending job
 _parallel: dict[tuple[Any, ...], bool | str] = {}
 _submitted: set[str] = set()
@@ -195,16 +199,35 @@ def _submit(key: str, text: str) -> bool:
                 _worker.append(_start())
             except OSError:
                 return False
-        proc = _worker[0]
-        if proc.poll() is not None or proc.stdin is None:
-            return False
-        try:
-            proc.stdin.write(f"{key} {text}\n")
-            proc.stdin.flush()
-        except OSError:
+        if not _send_locked(f"{key} {text}"):
             return False
         _submitted.add(key)
         return True
+
+
+def skip(key: str) -> None:
+    """Tell the helper to leave the submitted job ``key`` alone if it has not begun it (the
+    foreground compiles its kernels itself)."""
+    with _lock:
+        _send_locked(f"skip {key}")
+
+
+def helper_alive() -> bool:
+    """Is the helper process running (started and not ended)?"""
+    return bool(_worker) and _worker[0].poll() is None
+
+
+def _send_locked(line: str) -> bool:
+    """Write one line to the helper (``_lock`` held); False if it has ended."""
+    proc = _worker[0] if _worker else None
+    if proc is None or proc.poll() is not None or proc.stdin is None:
+        return False
+    try:
+        proc.stdin.write(line + "\n")
+        proc.stdin.flush()
+    except OSError:
+        return False
+    return True
 
 
 def _start() -> subprocess.Popen[str]:
@@ -226,9 +249,14 @@ def _start() -> subprocess.Popen[str]:
 
 
 def _read_done(stream: IO[str]) -> None:
-    """Record the keys the helper reports compiled (a plain pipe reader: no numpy, no numba)."""
+    """Record the keys the helper reports compiled, and (``start KEY``) the jobs it has
+    begun (a plain pipe reader: no numpy, no numba)."""
     for line in stream:
-        _done.add(line.strip())
+        word, _, key = line.strip().partition(" ")
+        if word == "start" and key:
+            _started.add(key)
+        else:
+            _done.add(line.strip())
 
 
 def _stop(proc: subprocess.Popen[str]) -> None:

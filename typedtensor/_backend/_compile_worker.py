@@ -1,14 +1,21 @@
-"""The helper process of ``_background_compile``: reads plans and kernel signatures from
-stdin, one JSON job a line after its key, compiles them into the disk cache and writes each
-key to stdout when done (``python -m typedtensor._backend._compile_worker``; it ends at the
-end of its input).
+"""The helper process of ``_background_compile``: reads plans, kernel signatures and
+ahead-of-need steps from stdin, one JSON job a line after its key, compiles them into the
+disk cache and writes each key to stdout when done (``python -m
+typedtensor._backend._compile_worker``; it ends at the end of its input).
+
+Jobs run in the order they arrive. A line ``skip KEY`` withdraws a job not begun yet (the
+foreground compiles it itself); before an ahead-of-need step (``_compile_ahead``) the helper
+writes ``start KEY``, so that the foreground waits for a step under way instead of compiling
+the same kernels twice.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import queue
 import sys
+import threading
 from typing import Any
 
 import numpy as np
@@ -54,12 +61,43 @@ def _compile_kernel(job: dict[str, Any]) -> None:
     kernel.compile(pickle.loads(base64.b64decode(job["sig"])))
 
 
-def main() -> None:
-    """The helper process: compile each plan read from stdin, write its key when done."""
+def _compile_step(job: dict[str, Any]) -> None:
+    """One ahead-of-need step: ``precompile``'s serial kernels of one op, layout and dtype."""
+    from .precompile import precompile
+
+    op, layout, dtype = job["ahead"]
+    precompile([op], [dtype], [layout], serial_only=True)
+
+
+def _read_jobs(jobs: queue.Queue[str | None], skipped: set[str]) -> None:
+    """Queue each job line of stdin (``None`` at its end); ``skip KEY`` lines fill ``skipped``."""
     for line in sys.stdin:
-        key, _, text = line.strip().partition(" ")
+        word, _, rest = line.strip().partition(" ")
+        if word == "skip":
+            skipped.add(rest)
+        elif word:
+            jobs.put(line.strip())
+    jobs.put(None)
+
+
+def main() -> None:
+    """The helper process: compile each job read from stdin, write its key when done."""
+    jobs: queue.Queue[str | None] = queue.Queue()
+    skipped: set[str] = set()
+    threading.Thread(target=_read_jobs, args=(jobs, skipped), daemon=True).start()
+    while (line := jobs.get()) is not None:
+        key, _, text = line.partition(" ")
+        if key in skipped:
+            continue
         try:
             job = json.loads(text)
+            if "ahead" in job:
+                print("start", key, flush=True)
+                try:
+                    _compile_step(job)
+                finally:  # done or failed: a foreground waiting for it probes the cache
+                    print(key, flush=True)
+                continue
             _compile_kernel(job) if "kernel" in job else _compile_plan(job)
         except Exception:  # the foreground keeps numpy's runner for this plan
             continue

@@ -217,8 +217,13 @@ def runner(
     )
     if kernel_run is None:
         return numpy_run
-    if op not in ORDER_FREE_OPS or input_dtype is None:
+    if input_dtype is None:
         return kernel_run
+    if op not in ORDER_FREE_OPS:
+        # its kernels compile in the foreground, the next plans' in a helper process
+        from ._compile_ahead import compile_ahead
+
+        return compile_ahead(kernel_run, op, where, input_dtype)
     # numpy's loops give an order-free op the kernels' bits: they serve while the kernels
     # compile in a helper process (a program's first run; ``_background_compile``)
     from ._background_compile import serve_while_compiling

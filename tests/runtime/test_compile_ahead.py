@@ -1,0 +1,104 @@
+"""A program's first run: while the foreground compiles the kernels of its first
+order-dependent reduction, the helper process compiles the other common ones ahead of need
+(``typedtensor/_backend/_compile_ahead.py``). Each case runs in fresh processes with empty
+kernel caches."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from typedtensor._backend import _compile_ahead as ahead
+
+_PROGRAM = """
+import json, sys, time
+import numpy as np
+from numba.core import event
+import typedtensor as tt
+from typedtensor._backend import _background_compile as bg
+
+depth, compiled = [0], []
+
+class Count(event.Listener):
+    def on_start(self, ev):
+        depth[0] += 1
+    def on_end(self, ev):
+        depth[0] -= 1
+        if depth[0] == 0:
+            compiled.append(ev.data["dispatcher"].py_func.__name__)
+
+event.register("numba:compile", Count())
+a = np.random.default_rng(5).standard_normal((512, 512)).astype(np.float32)  # 1 MB
+t = tt.asarray(a)
+out = {"sum": np.asarray(t.sum()).tolist()}
+out["first_compiled"] = list(compiled)
+if sys.argv[1] == "wait":
+    queued = sorted(k for k in bg._submitted if k.startswith("ahead:"))
+    out["queued"] = queued
+    deadline = time.monotonic() + 600
+    while not set(queued) <= bg._done and time.monotonic() < deadline:
+        time.sleep(0.05)
+    del compiled[:]
+out["var0"] = np.asarray(t.var(axis=0)).tolist()
+out["std1"] = np.asarray(t.std(axis=1)).tolist()
+out["lse1"] = np.asarray(t.logsumexp(axis=1)).tolist()
+out["lse0"] = np.asarray(t.logsumexp(axis=0)).tolist()
+out["norm0"] = np.asarray(t.norm(axis=0)).tolist()
+out["mean0"] = np.asarray(t.mean(axis=0)).tolist()
+out["later_compiled"] = list(compiled)
+print(json.dumps(out))
+"""
+
+
+def _run(mode: str, cache: Path, background: bool) -> dict[str, object]:
+    env = {**os.environ, "TYPEDTENSOR_NUMBA_CACHE_DIR": str(cache)}
+    for name in ("TYPEDTENSOR_NUMBA_PARALLEL", "TYPEDTENSOR_BACKEND"):
+        env.pop(name, None)
+    env["TYPEDTENSOR_NUMBA_BACKGROUND"] = "1" if background else "0"
+    r = subprocess.run(
+        [sys.executable, "-c", _PROGRAM, mode],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=1200,
+    )
+    assert r.returncode == 0, r.stderr
+    result: dict[str, object] = json.loads(r.stdout.splitlines()[-1])
+    return result
+
+
+@pytest.mark.slow
+def test_the_helper_compiles_the_next_kernels_while_the_first_compiles(tmp_path: Path) -> None:
+    """The first sum compiles in the foreground and queues the other steps of float32 (not
+    its own); once the helper has done them, var, std, logsumexp, the norm and the mean over
+    rows and columns load their kernels (no compile in the foreground), and every result has
+    the bits of a run whose kernels all compiled in the foreground."""
+    ahead_run = _run("wait", tmp_path / "ahead", background=True)
+    assert ahead_run["first_compiled"], "the first sum compiles in the foreground"
+    own = ahead.step_key("sums_rows", "float32")
+    expected = sorted(ahead.step_key(s, "float32") for s in ahead.STEPS if s != "sums_rows")
+    assert ahead_run["queued"] == expected
+    assert own not in expected
+    assert ahead_run["later_compiled"] == []
+    foreground = _run("now", tmp_path / "foreground", background=False)
+    assert foreground["later_compiled"], "without the helper the later calls compile"
+    for key in ("sum", "var0", "std1", "lse1", "lse0", "norm0", "mean0"):
+        assert ahead_run[key] == foreground[key], key
+
+
+def test_each_plan_maps_to_the_step_of_its_kernels() -> None:
+    assert ahead.step_of("mean", "full") == "sums_rows"
+    assert ahead.step_of("norm", "rows") == "sums_rows"
+    assert ahead.step_of("norm", "columns") == "norm_columns"
+    assert ahead.step_of("std", "columns") == "var_columns"
+    assert ahead.step_of("logsumexp", "rows") == "logsumexp_rows"
+    assert ahead.step_of("prod", "rows") is None  # no step: it compiles in the foreground
+    assert ahead.step_of("sum", "short_rows") is None
+    for step, (op, layout) in ahead.STEPS.items():
+        where = {"all": "full"}.get(layout, layout)
+        assert ahead.step_of(op, where) == step

@@ -1,0 +1,132 @@
+"""Order-dependent reductions on a program's first run: the helper process compiles the
+common kernels ahead of need while the foreground compiles the one it needs now.
+
+numpy's loops round sums differently from the kernels, so an order-dependent reduction
+(sum, mean, var, std, logsumexp, norm...) cannot be served by numpy while its kernels
+compile (``_background_compile`` does that for the order-free ones). What can run elsewhere
+is the compile of the kernels the program will call next. So on the first plan of an input
+dtype (float32, float64) whose kernels are neither compiled nor cached, the helper process
+is given ``precompile``'s steps for that dtype (``STEPS``: one per serial kernel of sum,
+mean, var, std, logsumexp and the norm over rows, columns and whole arrays), one job each,
+all but the one the foreground compiles now. A later plan whose kernels are still missing:
+
+- waits for its step if the helper has begun it (``start KEY``), then loads the kernels
+  from the disk cache;
+- else withdraws the step (``skip KEY``) and compiles in the foreground, as before.
+
+Either way the kernels are the same code, so the bits are the same (the kernels' disk cache
+gives the in-process compile's bits: ``tests/runtime/test_cache_determinism.py``). Off with
+the helper (``_background_compile.enabled``: ``TYPEDTENSOR_NUMBA_BACKGROUND=0``, the cache
+off, a forced route).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import time
+from typing import Any
+
+import numpy as np
+
+from . import _background_compile as bg
+from ._numpy_runners import Run
+
+__all__ = ["STEPS", "compile_ahead", "step_key", "step_of"]
+
+#: the helper's steps: one per serial kernel of the common order-dependent reductions, as
+#: (op, ``precompile.LAYOUTS`` name), in the order the helper takes them
+STEPS: dict[str, tuple[str, str]] = {
+    "sums_rows": ("sum", "all"),  # sums.acc_h: sum, mean and the norm of rows and wholes
+    "var_rows": ("var", "all"),  # variance.var_h: var, std
+    "logsumexp_rows": ("logsumexp", "all"),  # logsumexp.lse_h
+    "sums_columns": ("sum", "columns"),  # sums.acc_v
+    "var_columns": ("var", "columns"),  # variance.var_v
+    "logsumexp_columns": ("logsumexp", "columns"),  # logsumexp.lse_v
+    "norm_columns": ("norm", "columns"),  # sums.nrm_v
+}
+_FAMILY = {"sum": "sums", "mean": "sums", "var": "var", "std": "var", "logsumexp": "logsumexp"}
+_AHEAD_DTYPES = frozenset(("float32", "float64"))
+#: the longest a plan waits for a step the helper has begun (it compiles in 0.5-6 s)
+_WAIT_S = 120.0
+_queued: set[str] = set()
+
+
+def step_of(op: str, where: str) -> str | None:
+    """The step whose kernels a plan of ``op`` over layout ``where`` (``_layouts.layout``)
+    runs, or None (``step_of("std", "rows") == "var_rows"``; a whole array runs the rows'
+    kernels)."""
+    if where not in ("full", "rows", "columns"):
+        return None
+    rows = where != "columns"
+    if op == "norm":
+        return "sums_rows" if rows else "norm_columns"
+    family = _FAMILY.get(op)
+    return None if family is None else f"{family}_{'rows' if rows else 'columns'}"
+
+
+def step_key(step: str, dtype: str) -> str:
+    """The helper job of ``step`` for ``dtype``
+    (``step_key("var_rows", "float32") == "ahead:var_rows:float32"``)."""
+    return f"ahead:{step}:{dtype}"
+
+
+def compile_ahead(kernel_run: Run, op: str, where: str, input_dtype: np.dtype[Any]) -> Run:
+    """The run of an order-dependent plan (``kernel_run``: its kernels' run) that, on its
+    first call with its kernels missing, queues the helper's steps for ``input_dtype`` and
+    then waits for the helper or compiles (see the module docstring); ``kernel_run`` itself
+    where the helper is off."""
+    if not bg.enabled():
+        return kernel_run
+    first: list[bool] = []
+
+    @functools.wraps(kernel_run)  # it stands for the kernels' run (its name, its module)
+    def run(a: Any, params: dict[str, Any]) -> Any:
+        if first:
+            return kernel_run(a, params)
+        first.append(True)
+        try:
+            with bg.cache_only():
+                return kernel_run(a, params)
+        except bg.NotCompiledError:
+            pass
+        step = step_of(op, where)
+        own = None if step is None else step_key(step, input_dtype.name)
+        _queue_steps(input_dtype.name, own)
+        if own is not None and own in bg._submitted and _helper_compiled(own):
+            try:
+                with bg.cache_only():
+                    return kernel_run(a, params)
+            except bg.NotCompiledError:
+                pass
+        return kernel_run(a, params)  # compiles in the foreground
+
+    return run
+
+
+def _queue_steps(dtype: str, own: str | None) -> None:
+    """Give the helper every step of ``dtype`` (once per process and dtype) but ``own``, the
+    one the foreground is about to compile."""
+    if dtype not in _AHEAD_DTYPES or dtype in _queued:
+        return
+    _queued.add(dtype)
+    for step, (op, layout) in STEPS.items():
+        key = step_key(step, dtype)
+        if key != own and not bg._submit(key, json.dumps({"ahead": [op, layout, dtype]})):
+            return
+
+
+def _helper_compiled(key: str) -> bool:
+    """Has the helper compiled step ``key``? Waits while it is under way; a step not begun is
+    withdrawn (False: the foreground compiles)."""
+    if key in bg._done:
+        return True
+    if key not in bg._started:
+        bg.skip(key)
+        return False
+    deadline = time.monotonic() + _WAIT_S
+    while key not in bg._done:
+        if not bg.helper_alive() or time.monotonic() > deadline:
+            return False
+        time.sleep(0.002)
+    return True
