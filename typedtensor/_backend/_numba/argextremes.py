@@ -100,7 +100,7 @@ def arg_h_par(x: Any, pval: Any, pidx: Any, ismax: bool, rb: int) -> None:
     """arg_h in parallel."""
     ns = pval.shape[1]
     for t in prange(-(-x.shape[0] // rb) * ns):
-        _arg_rows_task(x, pval, pidx, ismax, t, ns, rb)
+        _arg_rows_task(x, pval, pidx, ismax, np.int64(t), ns, rb)
 
 
 @kernel()
@@ -178,7 +178,7 @@ def arg_v_par(x: Any, pval: Any, pidx: Any, ismax: bool, zi: Any, wb: int) -> No
     ns = pval.shape[1]
     nb = (x.shape[2] + wb - 1) // wb
     for t in prange(x.shape[0] * ns * nb):
-        _arg_columns_task(x, pval, pidx, ismax, zi, t, ns, wb)
+        _arg_columns_task(x, pval, pidx, ismax, zi, np.int64(t), ns, wb)
 
 
 @njit(fastmath=FM)
@@ -205,4 +205,4 @@ def arg_n(x: Any, pval: Any, pidx: Any, ismax: bool, zi: Any, rb: int) -> None:
 def arg_n_par(x: Any, pval: Any, pidx: Any, ismax: bool, zi: Any, rb: int) -> None:
     """arg_n over blocks of rows in parallel."""
     for t in prange(-(-x.shape[0] // rb)):
-        _arg_short_rows_task(x, pval, pidx, ismax, zi, t, rb)
+        _arg_short_rows_task(x, pval, pidx, ismax, zi, np.int64(t), rb)

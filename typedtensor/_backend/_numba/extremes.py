@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from numba import njit, prange
 
 from ._cache import kernel
@@ -84,7 +85,7 @@ def ext_h_par(x: Any, part: Any, ismax: bool, rb: int, pf: bool) -> None:
     """ext_h in parallel."""
     ns = part.shape[1]
     for t in prange(-(-x.shape[0] // rb) * ns):
-        _extreme_rows_task(x, part, ismax, t, ns, rb, pf)
+        _extreme_rows_task(x, part, ismax, np.int64(t), ns, rb, pf)
 
 
 @njit(fastmath=FM, inline="always")
@@ -152,7 +153,7 @@ def ext_v_par(x: Any, part: Any, ismax: bool, wb: int, pf: bool) -> None:
     ns = part.shape[1]
     nb = (x.shape[2] + wb - 1) // wb
     for t in prange(x.shape[0] * ns * nb):
-        _extreme_columns_task(x, part, ismax, t, ns, wb, pf)
+        _extreme_columns_task(x, part, ismax, np.int64(t), ns, wb, pf)
 
 
 @njit(fastmath=FM)
@@ -175,4 +176,4 @@ def ext_n(x: Any, part: Any, ismax: bool, rb: int) -> None:
 def ext_n_par(x: Any, part: Any, ismax: bool, rb: int) -> None:
     """ext_n over blocks of rows in parallel."""
     for t in prange(-(-x.shape[0] // rb)):
-        _extreme_short_rows_task(x, part, ismax, t, rb)
+        _extreme_short_rows_task(x, part, ismax, np.int64(t), rb)

@@ -107,7 +107,7 @@ def lse_h_par(x: Any, pm: Any, ps: Any, z0: Any, rb: int) -> None:
     """lse_h in parallel."""
     ns = pm.shape[1]
     for t in prange(-(-x.shape[0] // rb) * ns):
-        _logsumexp_rows_task(x, pm, ps, z0, t, ns, rb)
+        _logsumexp_rows_task(x, pm, ps, z0, np.int64(t), ns, rb)
 
 
 @njit(fastmath=EXACT)
@@ -170,7 +170,7 @@ def lse_v_par(x: Any, pm: Any, ps: Any, z0: Any, wb: int) -> None:
     ns = pm.shape[1]
     nb = (x.shape[2] + wb - 1) // wb
     for t in prange(x.shape[0] * ns * nb):
-        _logsumexp_columns_task(x, pm, ps, z0, t, ns, wb)
+        _logsumexp_columns_task(x, pm, ps, z0, np.int64(t), ns, wb)
 
 
 @njit(fastmath=EXACT)
@@ -195,4 +195,4 @@ def lse_n(x: Any, pm: Any, ps: Any, z0: Any, rb: int) -> None:
 def lse_n_par(x: Any, pm: Any, ps: Any, z0: Any, rb: int) -> None:
     """lse_n over blocks of rows in parallel."""
     for t in prange(-(-x.shape[0] // rb)):
-        _logsumexp_short_rows_task(x, pm, ps, z0, t, rb)
+        _logsumexp_short_rows_task(x, pm, ps, z0, np.int64(t), rb)

@@ -154,7 +154,7 @@ def nanext_rows(x: Any, ext: Any, ismax: bool) -> None:
 def nanext_rows_par(x: Any, ext: Any, ismax: bool) -> None:
     """nanext_rows over (row, segment) tasks in parallel."""
     for t in prange(x.shape[0] * ext.shape[1]):
-        _row_task(x, ext, ismax, t)
+        _row_task(x, ext, ismax, np.int64(t))
 
 
 @njit(fastmath=FM, inline="always")
@@ -231,4 +231,4 @@ def nanext_columns(x: Any, ext: Any, ismax: bool, wb: int, pf: bool) -> None:
 def nanext_columns_par(x: Any, ext: Any, ismax: bool, wb: int, pf: bool) -> None:
     """nanext_columns over its tasks in parallel."""
     for t in prange(x.shape[0] * ext.shape[1] * -(-x.shape[2] // wb)):
-        _columns_task(x, ext, ismax, wb, pf, t)
+        _columns_task(x, ext, ismax, wb, pf, np.int64(t))

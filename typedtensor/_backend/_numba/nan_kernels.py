@@ -260,7 +260,7 @@ def nansum_count_columns(x: Any, sums: Any, cnts: Any, wb: int) -> None:
 def nansum_count_columns_par(x: Any, sums: Any, cnts: Any, wb: int) -> None:
     """nansum_count_columns over (outer, segment, column block) tasks in parallel."""
     for t in prange(x.shape[0] * sums.shape[1] * -(-x.shape[2] // wb)):
-        _columns_sum_count(x, sums, cnts, t, wb)
+        _columns_sum_count(x, sums, cnts, np.int64(t), wb)
 
 
 #: no reassociation or contraction (FMA) here: LLVM applied them differently in the serial and
@@ -321,7 +321,7 @@ def nanmoments_columns(x: Any, cnt: Any, mean: Any, m2: Any, wb: int) -> None:
 def nanmoments_columns_par(x: Any, cnt: Any, mean: Any, m2: Any, wb: int) -> None:
     """nanmoments_columns over (outer, segment, column block) tasks in parallel."""
     for t in prange(x.shape[0] * cnt.shape[1] * -(-x.shape[2] // wb)):
-        _columns_moments(x, cnt, mean, m2, t, wb)
+        _columns_moments(x, cnt, mean, m2, np.int64(t), wb)
 
 
 @njit

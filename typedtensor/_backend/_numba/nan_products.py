@@ -135,4 +135,4 @@ def nanprod_columns(x: Any, out: Any, wb: int) -> None:
 def nanprod_columns_par(x: Any, out: Any, wb: int) -> None:
     """nanprod_columns over its tasks in parallel."""
     for t in prange(x.shape[0] * -(-x.shape[2] // wb)):
-        _columns_task(x, out, wb, t)
+        _columns_task(x, out, wb, np.int64(t))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from numba import njit, prange
 
 from ._cache import kernel
@@ -59,4 +60,4 @@ def scale(x: Any, d: Any, out: Any, ni: int, rb: int) -> None:
 def scale_par(x: Any, d: Any, out: Any, ni: int, ns: int, rb: int) -> None:
     """scale over (block of outer rows, segment of R) tasks in parallel."""
     for t in prange(-(-x.shape[0] // rb) * ns):
-        _scale_task(x, d, out, ni, t, ns, rb)
+        _scale_task(x, d, out, ni, np.int64(t), ns, rb)

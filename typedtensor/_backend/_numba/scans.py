@@ -139,7 +139,7 @@ def _scan_columns_par(
     nb = -(-w // wb)
     for t in prange(x.shape[0] * nb):
         acc = np.full(min(w, wb), acc0)
-        _columns_task(x, out, prod, nan, init, acc0, narrow, wb, t, acc)
+        _columns_task(x, out, prod, nan, init, acc0, narrow, wb, np.int64(t), acc)
 
 
 @njit(inline="always")

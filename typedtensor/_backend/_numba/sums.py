@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from numba import njit, prange
 
 from ._cache import kernel
@@ -164,7 +165,7 @@ def acc_h_par(x: Any, part: Any, op: int, p: float, zc: Any, zt: Any, rb: int) -
     """acc_h over (row, segment) tasks in parallel."""
     ns = part.shape[1]
     for t in prange(-(-x.shape[0] // rb) * ns):
-        _accumulate_rows_task(x, part, op, p, zc, zt, t, ns, rb)
+        _accumulate_rows_task(x, part, op, p, zc, zt, np.int64(t), ns, rb)
 
 
 @njit(fastmath=EXACT)
@@ -332,7 +333,7 @@ def acc_v_par(x: Any, part: Any, op: int, p: float, zc: Any, wb: int) -> None:
     ns = part.shape[1]
     nb = (x.shape[2] + wb - 1) // wb
     for t in prange(x.shape[0] * ns * nb):
-        _accumulate_columns_task(x, part, op, p, zc, t, ns, wb)
+        _accumulate_columns_task(x, part, op, p, zc, np.int64(t), ns, wb)
 
 
 @kernel()
@@ -350,7 +351,7 @@ def nrm_v_par(x: Any, part: Any, op: int, p: float, zc: Any, wb: int) -> None:
     ns = part.shape[1]
     nb = (x.shape[2] + wb - 1) // wb
     for t in prange(x.shape[0] * ns * nb):
-        _norm_columns_task(x, part, op, p, zc, t, ns, wb)
+        _norm_columns_task(x, part, op, p, zc, np.int64(t), ns, wb)
 
 
 @njit(fastmath=EXACT)
@@ -380,4 +381,4 @@ def acc_n(x: Any, part: Any, op: int, p: float, zc: Any, rb: int, norm: Any) -> 
 def acc_n_par(x: Any, part: Any, op: int, p: float, zc: Any, rb: int, norm: Any) -> None:
     """acc_n over blocks of rows in parallel."""
     for t in prange(-(-x.shape[0] // rb)):
-        _accumulate_short_rows_task(x, part, op, p, zc, t, rb, norm)
+        _accumulate_short_rows_task(x, part, op, p, zc, np.int64(t), rb, norm)

@@ -78,7 +78,7 @@ def var_h_par(x: Any, pmean: Any, pm2: Any, rb: int) -> None:
     """var_h in parallel."""
     ns = pmean.shape[1]
     for t in prange(-(-x.shape[0] // rb) * ns):
-        _var_rows_task(x, pmean, pm2, t, ns, rb)
+        _var_rows_task(x, pmean, pm2, np.int64(t), ns, rb)
 
 
 @njit(fastmath=EXACT)
@@ -149,7 +149,7 @@ def var_v_par(x: Any, pmean: Any, pm2: Any, wb: int) -> None:
     ns = pmean.shape[1]
     nb = (x.shape[2] + wb - 1) // wb
     for t in prange(x.shape[0] * ns * nb):
-        _var_columns_task(x, pmean, pm2, t, ns, wb)
+        _var_columns_task(x, pmean, pm2, np.int64(t), ns, wb)
 
 
 @njit(fastmath=EXACT)
@@ -174,4 +174,4 @@ def var_n(x: Any, pmean: Any, pm2: Any, rb: int) -> None:
 def var_n_par(x: Any, pmean: Any, pm2: Any, rb: int) -> None:
     """var_n over blocks of rows in parallel."""
     for t in prange(-(-x.shape[0] // rb)):
-        _var_short_rows_task(x, pmean, pm2, t, rb)
+        _var_short_rows_task(x, pmean, pm2, np.int64(t), rb)
