@@ -10,7 +10,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from typedtensor._rules.dimexpr import DimExpr, FloorDivAtom, Relation, relation
+from typedtensor._rules.dimexpr import DimExpr, FloorDivAtom
+from typedtensor._rules.dimexpr_relations import Relation, relation
 
 NAMES = ("B", "N", "D", "H", "T")
 

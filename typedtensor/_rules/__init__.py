@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from .axes import normalize_axes, reduce_shape
 from .broadcast import broadcast_shapes, reduce_to_shape
-from .dimexpr import DimExpr, FloorDivAtom, Relation, Symbol, never_divides, relation
+from .dimexpr import DimExpr, FloorDivAtom, Symbol
+from .dimexpr_relations import Relation, never_divides, relation
 from .dtypes import (
     DTYPE_NAMES,
     BinaryRule,

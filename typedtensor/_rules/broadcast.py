@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from .dimexpr import DimExpr, Relation, relation
+from .dimexpr import DimExpr
+from .dimexpr_relations import Relation, relation
 from .errors import BroadcastError, ReduceToShapeError, SymbolicBroadcastError
 
 __all__ = [

@@ -15,8 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Generic, TypeVar
 
-from .dimexpr import DimExpr, Relation, Symbol, product, relation
+from .dimexpr import DimExpr, Symbol
 from .dimexpr_convert import expr_maker, expr_reader
+from .dimexpr_relations import Relation, product, relation
 from .errors import ShapeMismatchError
 
 __all__ = ["DimItems"]

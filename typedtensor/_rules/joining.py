@@ -10,8 +10,9 @@ import operator
 from collections.abc import Callable, Sequence
 
 from .broadcast import never_one, same_dim
-from .dimexpr import DimExpr, Relation, never_divides, product, relation
+from .dimexpr import DimExpr
 from .dimexpr_convert import expr_maker, expr_reader
+from .dimexpr_relations import Relation, never_divides, product, relation
 from .errors import AxisTypeError, ShapeMismatchError
 from .manipulation import D, _int_size, _never_symbolic, _same, _show, single_axis
 

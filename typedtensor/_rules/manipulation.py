@@ -16,17 +16,9 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from .axes import _as_axis_int, normalize_axes
-from .dimexpr import (
-    DimExpr,
-    FloorDivAtom,
-    Relation,
-    Symbol,
-    cancel_common,
-    never_divides,
-    product,
-    relation,
-)
+from .dimexpr import DimExpr, FloorDivAtom, Symbol, cancel_common
 from .dimexpr_convert import expr_maker, expr_reader
+from .dimexpr_relations import Relation, never_divides, product, relation
 from .errors import AxisRangeError, AxisTypeError, PermutationError, ShapeMismatchError
 
 __all__ = [
