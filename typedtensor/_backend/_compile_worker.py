@@ -81,7 +81,11 @@ def _read_jobs(jobs: queue.Queue[str | None], skipped: set[str]) -> None:
 
 
 def main() -> None:
-    """The helper process: compile each job read from stdin, write its key when done."""
+    """The helper process: compile each job read from stdin, write its key when done. It
+    runs at a lower priority (``nice`` 10): on a busy machine the program it compiles for
+    keeps the cores it had."""
+    if hasattr(os, "nice"):
+        os.nice(10)
     jobs: queue.Queue[str | None] = queue.Queue()
     skipped: set[str] = set()
     threading.Thread(target=_read_jobs, args=(jobs, skipped), daemon=True).start()
