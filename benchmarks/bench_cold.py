@@ -3,6 +3,7 @@
     python benchmarks/bench_cold.py                  # 4 MB tensors, 2 cold runs, 3 warm
     python benchmarks/bench_cold.py --mb 1,16 --cold 1 --warm 3
     python benchmarks/bench_cold.py --order-free --background 0,1   # max/min/argmax/any only
+    python benchmarks/bench_cold.py --ahead 0,1 --cold 2 --warm 1   # compile ahead of need
 
 The program (``PROGRAM`` below) imports typedtensor, makes float32 tensors of ``--mb`` MB and
 runs a typical mix of reductions over them (sum, mean, max, var, std, logsumexp, argmax,
@@ -16,8 +17,9 @@ timed from outside (interpreter start and imports included):
 ``--order-free`` runs only the order-free reductions (max, min, argmax, any over the same
 axes: 12 calls), which numpy serves while their kernels compile in a helper process;
 ``--background 0,1`` runs each size with ``TYPEDTENSOR_NUMBA_BACKGROUND=0`` (the kernels
-compile in the foreground) and ``=1`` (the default). The machine is shared with other jobs:
-medians, and the load average is printed.
+compile in the foreground) and ``=1`` (the default); ``--ahead 0,1`` with
+``TYPEDTENSOR_NUMBA_AHEAD=0`` (the helper compiles nothing ahead of need) and ``=1`` (the
+default). The machine is shared with other jobs: medians, and the load average is printed.
 """
 
 from __future__ import annotations
@@ -59,9 +61,10 @@ for a in arrays:
 """
 
 
-def _run(mb: float, side: str, cache_dir: str, mix: str, background: str) -> float:
+def _run(mb: float, side: str, cache_dir: str, mix: str, background: str, ahead: str) -> float:
     env = {**os.environ, "TYPEDTENSOR_NUMBA_CACHE_DIR": cache_dir}
     env["TYPEDTENSOR_NUMBA_BACKGROUND"] = background
+    env["TYPEDTENSOR_NUMBA_AHEAD"] = ahead
     t0 = time.perf_counter()
     subprocess.run([sys.executable, "-c", PROGRAM, str(mb), side, mix], env=env, check=True)
     return time.perf_counter() - t0
@@ -74,22 +77,25 @@ def main() -> None:
     p.add_argument("--warm", type=int, default=3)
     p.add_argument("--order-free", action="store_true", help="max/min/argmax/any only")
     p.add_argument("--background", default="1", help="TYPEDTENSOR_NUMBA_BACKGROUND values")
+    p.add_argument("--ahead", default="1", help="TYPEDTENSOR_NUMBA_AHEAD values")
     args = p.parse_args()
     mix = "order-free" if args.order_free else "mix"
     print(f"load average {os.getloadavg()[0]:.2f}, cores {os.cpu_count()}, program {mix}")
-    print("| tensor | background | cold (empty cache) | warm | numpy | cold - warm |")
-    print("|---|---|---|---|---|---|")
+    print("| tensor | background | ahead | cold (empty cache) | warm | numpy | cold - warm |")
+    print("|---|---|---|---|---|---|---|")
+    settings = [(b, a) for b in args.background.split(",") for a in args.ahead.split(",")]
     for mb in (float(x) for x in args.mb.split(",")):
-        for bg in args.background.split(","):
+        for bg, ahead in settings:
             colds, warms, numpys = [], [], []
             for _ in range(args.cold):
                 with tempfile.TemporaryDirectory() as d:
-                    colds.append(_run(mb, "typedtensor", d, mix, bg))
+                    colds.append(_run(mb, "typedtensor", d, mix, bg, ahead))
                     for _ in range(args.warm):
-                        warms.append(_run(mb, "typedtensor", d, mix, bg))
-                        numpys.append(_run(mb, "numpy", d, mix, bg))
+                        warms.append(_run(mb, "typedtensor", d, mix, bg, ahead))
+                        numpys.append(_run(mb, "numpy", d, mix, bg, ahead))
             c, w, n = (statistics.median(x) for x in (colds, warms, numpys))
-            row = f"| {mb:g} MB | {bg} | {c:.2f} s | {w:.2f} s | {n:.2f} s | {c - w:+.2f} s |"
+            times = f"{c:.2f} s | {w:.2f} s | {n:.2f} s | {c - w:+.2f} s"
+            row = f"| {mb:g} MB | {bg} | {ahead} | {times} |"
             print(row, flush=True)
     print(f"load average {os.getloadavg()[0]:.2f}")
 

@@ -113,10 +113,13 @@ print(json.dumps({
 """
 
 
-def profile(mb: float, background: str, init_first: bool, cache_dir: str) -> dict[str, Any]:
+def profile(
+    mb: float, background: str, init_first: bool, cache_dir: str, ahead: str = "1"
+) -> dict[str, Any]:
     """Run the instrumented mix once in a fresh process; its measurements as a dict."""
     env = {**os.environ, "TYPEDTENSOR_NUMBA_CACHE_DIR": cache_dir}
     env["TYPEDTENSOR_NUMBA_BACKGROUND"] = background
+    env["TYPEDTENSOR_NUMBA_AHEAD"] = ahead
     out = subprocess.run(
         [sys.executable, "-c", CHILD, str(mb), "1" if init_first else "0"],
         env=env,
@@ -160,6 +163,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--mb", type=float, default=4.0)
     p.add_argument("--background", default="1", help="TYPEDTENSOR_NUMBA_BACKGROUND")
+    p.add_argument("--ahead", default="1", help="TYPEDTENSOR_NUMBA_AHEAD")
     p.add_argument("--init-first", action="store_true", help="time numba's set-up on its own")
     p.add_argument("--precompiled", action="store_true", help="run typedtensor precompile first")
     p.add_argument("--warm", action="store_true", help="run again on the now warm cache")
@@ -170,8 +174,8 @@ def main() -> None:
         if args.precompiled:
             env = {**os.environ, "TYPEDTENSOR_NUMBA_CACHE_DIR": d}
             subprocess.run([sys.executable, "-m", "typedtensor", "precompile"], env=env, check=True)
-        r = profile(args.mb, args.background, args.init_first, d)
-        w = profile(args.mb, args.background, args.init_first, d) if args.warm else None
+        r = profile(args.mb, args.background, args.init_first, d, args.ahead)
+        w = profile(args.mb, args.background, args.init_first, d, args.ahead) if args.warm else None
     print(json.dumps([r, w])) if args.json else report(r, w)
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 

@@ -10,7 +10,10 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
+import numpy as np
+import numpy.typing as npt
 import pytest
 
 from typedtensor._backend import _compile_ahead as ahead
@@ -57,7 +60,7 @@ print(json.dumps(out))
 
 def _run(mode: str, cache: Path, background: bool) -> dict[str, object]:
     env = {**os.environ, "TYPEDTENSOR_NUMBA_CACHE_DIR": str(cache)}
-    for name in ("TYPEDTENSOR_NUMBA_PARALLEL", "TYPEDTENSOR_BACKEND"):
+    for name in ("TYPEDTENSOR_NUMBA_PARALLEL", "TYPEDTENSOR_BACKEND", "TYPEDTENSOR_NUMBA_AHEAD"):
         env.pop(name, None)
     env["TYPEDTENSOR_NUMBA_BACKGROUND"] = "1" if background else "0"
     r = subprocess.run(
@@ -102,3 +105,25 @@ def test_each_plan_maps_to_the_step_of_its_kernels() -> None:
     for step, (op, layout) in ahead.STEPS.items():
         where = {"all": "full"}.get(layout, layout)
         assert ahead.step_of(op, where) == step
+
+
+@pytest.mark.parametrize(
+    ("setting", "background", "expected"),
+    [("1", "1", True), ("0", "1", False), ("off", "1", False), ("1", "0", False)],
+)
+def test_switches(
+    setting: str, background: str, expected: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``TYPEDTENSOR_NUMBA_AHEAD=0`` turns compiling ahead off, and so does the helper's own
+    switch; off, a plan's run is its kernels' run itself."""
+    monkeypatch.delenv("TYPEDTENSOR_NUMBA_PARALLEL", raising=False)
+    monkeypatch.delenv("TYPEDTENSOR_NUMBA_CACHE", raising=False)
+    monkeypatch.setenv("TYPEDTENSOR_NUMBA_AHEAD", setting)
+    monkeypatch.setenv("TYPEDTENSOR_NUMBA_BACKGROUND", background)
+    assert ahead.enabled() is expected
+
+    def kernel_run(a: npt.NDArray[Any], params: dict[str, Any]) -> npt.NDArray[Any]:
+        return a
+
+    run = ahead.compile_ahead(kernel_run, "sum", "rows", np.dtype("float32"))
+    assert (run is kernel_run) is not expected

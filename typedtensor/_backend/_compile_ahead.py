@@ -16,14 +16,16 @@ all but the one the foreground compiles now. A later plan whose kernels are stil
 
 Either way the kernels are the same code, so the bits are the same (the kernels' disk cache
 gives the in-process compile's bits: ``tests/runtime/test_cache_determinism.py``). Off with
-the helper (``_background_compile.enabled``: ``TYPEDTENSOR_NUMBA_BACKGROUND=0``, the cache
-off, a forced route).
+``TYPEDTENSOR_NUMBA_AHEAD=0`` (the helper then serves the order-free ops only), and with the
+helper (``_background_compile.enabled``: ``TYPEDTENSOR_NUMBA_BACKGROUND=0``, the cache off, a
+forced route).
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import os
 import time
 from typing import Any
 
@@ -32,7 +34,7 @@ import numpy as np
 from . import _background_compile as bg
 from ._numpy_runners import Run
 
-__all__ = ["STEPS", "compile_ahead", "step_key", "step_of"]
+__all__ = ["STEPS", "compile_ahead", "enabled", "step_key", "step_of"]
 
 #: the helper's steps: one per serial kernel of the common order-dependent reductions, as
 #: (op, ``precompile.LAYOUTS`` name), in the order the helper takes them
@@ -76,7 +78,7 @@ def compile_ahead(kernel_run: Run, op: str, where: str, input_dtype: np.dtype[An
     first call with its kernels missing, queues the helper's steps for ``input_dtype`` and
     then waits for the helper or compiles (see the module docstring); ``kernel_run`` itself
     where the helper is off."""
-    if not bg.enabled():
+    if not enabled():
         return kernel_run
     first: list[bool] = []
 
@@ -102,6 +104,12 @@ def compile_ahead(kernel_run: Run, op: str, where: str, input_dtype: np.dtype[An
         return kernel_run(a, params)  # compiles in the foreground
 
     return run
+
+
+def enabled() -> bool:
+    """Compile ahead of need? (the helper on, ``TYPEDTENSOR_NUMBA_AHEAD`` not ``0``)"""
+    setting = os.environ.get("TYPEDTENSOR_NUMBA_AHEAD", "1").strip().lower()
+    return setting not in ("0", "false", "no", "off") and bg.enabled()
 
 
 def _queue_steps(dtype: str, own: str | None) -> None:
