@@ -17,7 +17,7 @@ from . import registry
 from ._numpy_nan import NAN_OPS
 from .norm_finish import l2_denominator, norm_from_power_sum
 
-__all__ = ["NAME", "moment_in_named_dtype", "reduce"]
+__all__ = ["NAME", "reduce"]
 
 NAME = "numpy"
 
@@ -55,59 +55,6 @@ def _any(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]) 
 
 def _all(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]) -> Array:
     return np.asarray(np.all(a, axis=axes, keepdims=keepdims))
-
-
-def _var(
-    a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any], correction: float
-) -> Array:
-    with np.errstate(invalid="ignore", divide="ignore"):
-        if _count(a, axes) == 0:
-            return np.full(_shape(a, axes, keepdims), np.nan, dtype=dtype)
-        # numpy's own var in dtype (numpy's dtype=: the mean and the sum of squares in it, the
-        # deviations in the promoted dtype); complex input with a real dtype is the default
-        # (a real result): computed in the input's own complex dtype
-        acc = None if a.dtype.kind == "c" and dtype.kind != "c" else dtype
-        r = np.var(a, axis=axes, keepdims=keepdims, ddof=correction, dtype=acc)
-        return np.asarray(r, dtype=dtype)
-
-
-def _std(
-    a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any], correction: float
-) -> Array:
-    return np.sqrt(_var(a, axes, keepdims, dtype, correction))
-
-
-#: numpy's own functions of the moments, for the ``dtype=`` cases only numpy's steps answer
-_MOMENTS: dict[str, Any] = {
-    "mean": np.mean,
-    "var": np.var,
-    "std": np.std,
-    "nanvar": np.nanvar,
-    "nanstd": np.nanstd,
-}
-
-
-def moment_in_named_dtype(
-    name: str, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]
-) -> Any:
-    """The run of ``mean``/``var``/``std``/``nanvar``/``nanstd`` with a ``dtype=`` whose
-    numpy steps differ from the backends' computation of the same result dtype: numpy's own
-    function with that ``dtype=``.
-
-    - a real ``dtype=`` of complex input (the variances): numpy casts the mean to ``dtype``
-      (dropping its imaginary part, with numpy's ``ComplexWarning``) but not the values;
-    - ``mean`` of float16 input with ``dtype=float16``: numpy sums in float16 (inf past 65504),
-      where its ``mean`` without ``dtype=`` (and the backends) sum in float32."""
-    fn = _MOMENTS[name]
-    variance = name != "mean"
-
-    def run(a: Array, params: dict[str, Any]) -> Array:
-        ddof = {"ddof": params.get("correction") or 0.0} if variance else {}
-        with np.errstate(invalid="ignore", divide="ignore"):
-            r = fn(a, axis=axes, keepdims=keepdims, dtype=dtype, **ddof)
-        return np.asarray(r, dtype=dtype)
-
-    return run
 
 
 def _arg(fn: Any, a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]) -> Array:
@@ -193,8 +140,6 @@ _OPS: dict[str, Any] = {
     "min": _min,
     "any": _any,
     "all": _all,
-    "var": _var,
-    "std": _std,
     "argmax": _argmax,
     "argmin": _argmin,
     "norm": _norm,
@@ -212,11 +157,9 @@ def reduce(
     **params: Any,
 ) -> Array:
     """Run reduction ``op`` (a name from the reduction table; norm modes arrive as ``norm``)."""
-    fn = _OPS.get(op)
-    if fn is None:  # an op of a family in the registry (logsumexp)
-        routes = registry.routes(op)
-        if routes is None:
-            raise KeyError(op)
-        fn = routes.backend
+    routes = registry.routes(op)
+    fn = _OPS.get(op) if routes is None else routes.backend  # MIGRATION: _OPS goes
+    if fn is None:
+        raise KeyError(op)
     result: Array = fn(a, axes, keepdims, dtype, **params)
     return result

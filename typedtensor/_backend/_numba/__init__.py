@@ -19,7 +19,7 @@ NaN-aware reductions and the scans import the dispatch helpers from here.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -223,7 +223,7 @@ def _l2_normalize(
         return _unplace_full(c, a, out)
 
 
-_OPS: dict[str, Callable[..., Array | None]] = {
+_OLDER: dict[str, Callable[..., Array | None]] = {  # MIGRATION: goes
     "sum": _sum,
     "prod": _prod,
     "mean": _mean,
@@ -231,13 +231,35 @@ _OPS: dict[str, Callable[..., Array | None]] = {
     "min": _min,
     "any": _any,
     "all": _all,
-    "var": _var,
-    "std": _std,
     "argmax": _argmax,
     "argmin": _argmin,
     "norm": _norm,
     "l2_normalize": _l2_normalize,
 }
+
+
+class _Functions(Mapping[str, Callable[..., "Array | None"]]):
+    """The numba backend's function of each registered op (``Routes.numba``), by name:
+    ``nan_reductions`` runs the integer forms of the NaN-aware ops as ``_OPS[plain]``."""
+
+    def __getitem__(self, op: str) -> Callable[..., Array | None]:
+        routes = registry.routes(op)
+        if routes is None or routes.numba is None or routes.numba_checks_itself:
+            if op in _OLDER:
+                return _OLDER[op]
+            raise KeyError(op)
+        fn: Callable[..., Array | None] = registry.resolve(routes.numba)
+        return fn
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(name for name in rules.REDUCTIONS if name in self)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+#: the numba backend's functions, found through the registry
+_OPS = _Functions()
 
 
 def reduce(
@@ -254,10 +276,6 @@ def reduce(
 
         return reduce_nan(op, a, axes, keepdims, dtype, **params)
     fn = _OPS.get(op)
-    if fn is None:  # an op of a family in the registry (logsumexp)
-        routes = registry.routes(op)
-        if routes is not None and routes.numba is not None:
-            fn = registry.resolve(routes.numba)
     if fn is None or not kernel_dtype(a.dtype):
         return None  # float16 and complex among them: numpy's loops
     if dtype.name != rules.result_dtype(rules.REDUCTIONS[op].dtype_rule, a.dtype.name):
