@@ -15,7 +15,6 @@ import numpy.typing as npt
 
 from . import registry
 from ._numpy_nan import NAN_OPS
-from .norm_finish import l2_denominator, norm_from_power_sum
 
 __all__ = ["NAME", "reduce"]
 
@@ -74,51 +73,6 @@ def _argmin(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any
     return _arg(np.argmin, a, axes, keepdims, dtype)
 
 
-def _norm(
-    a: Array,
-    axes: tuple[int, ...],
-    keepdims: bool,
-    dtype: np.dtype[Any],
-    p: float,
-    eps: float,
-    mode: str,
-) -> Array:
-    r: Any
-    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
-        if p == 2 and a.dtype.kind == "c":  # np.linalg.norm's squares: (conj(x) * x).real,
-            sq = (a.conj() * a).real.astype(dtype, copy=False)  # no modulus pass (hypot)
-            s = np.sum(sq, axis=axes, keepdims=keepdims)
-            return np.asarray(norm_from_power_sum(s, p, eps, mode, dtype), dtype=dtype)
-        # |x| in the real result dtype (complex: numpy's abs, the modulus, then the dtype)
-        x: Array = (
-            np.abs(a).astype(dtype, copy=False)
-            if a.dtype.kind == "c"
-            else np.abs(a.astype(dtype, copy=False))
-        )
-        if p == np.inf:
-            r = np.max(x, axis=axes, keepdims=keepdims, initial=0)  # empty -> 0
-        elif p == -np.inf:
-            r = np.min(x, axis=axes, keepdims=keepdims, initial=np.inf)
-        elif p == 0:
-            r = np.sum(x != 0, axis=axes, keepdims=keepdims, dtype=dtype)
-        else:
-            s = np.sum(x if p == 1 else x * x if p == 2 else x**p, axis=axes, keepdims=keepdims)
-            r = norm_from_power_sum(s, p, eps, mode, dtype)
-    return np.asarray(r, dtype=dtype)
-
-
-def _l2_normalize(
-    a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any], eps: float, variant: str
-) -> Array:
-    x = a.astype(dtype, copy=False)
-    e = np.asarray(eps, dtype=x.real.dtype)  # complex: the norm is real
-    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
-        sq = (x * x.conj()).real if x.dtype.kind == "c" else x * x
-        ss = np.sum(sq, axis=axes, keepdims=True)
-        denom = l2_denominator(ss, e, variant)
-        return np.asarray(x / denom, dtype=dtype)
-
-
 def _count(a: Array, axes: tuple[int, ...]) -> int:
     n = 1
     for ax in axes:
@@ -142,8 +96,6 @@ _OPS: dict[str, Any] = {
     "all": _all,
     "argmax": _argmax,
     "argmin": _argmin,
-    "norm": _norm,
-    "l2_normalize": _l2_normalize,
     **NAN_OPS,
 }
 

@@ -15,9 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .. import _rules as rules
 from . import _numpy, registry
-from .norm_finish import l2_denominator
 
 __all__ = ["Run", "RunnerPlan", "moments_runner", "numpy_runner", "on_float_input"]
 
@@ -105,58 +103,6 @@ def _quiet_state(ignored: tuple[str, ...] = _INVALID_DIVIDE) -> Any:
             _QUIET_OF.clear()
         _QUIET_OF[key] = quiet
     return quiet
-
-
-def _norm_runner(
-    axes: tuple[int, ...], keepdims: bool, zero_d: bool, otherwise: Run, complex_input: bool
-) -> Run:
-    """The plain L1/L2 norm of float32/float64 or complex input: the numpy backend's answer
-    under its error state; other ``p`` and modes run ``otherwise``. Real input: |x|, its
-    square, the sum, the root (the square of x itself, which skips a pass over the input, is
-    the same number); complex: the sum of ``(conj(x) * x).real``, np.linalg.norm's squares,
-    and its root; L1: the sum of the moduli."""
-    add_reduce: Any = np.add.reduce
-    switch, quiet_state = _ERRSTATE, _quiet_state
-
-    def norm(a: Array, params: dict[str, Any]) -> Array:
-        p = params["p"]
-        if params["mode"] != "plain" or (p != 2 and p != 1):
-            return otherwise(a, params)
-        token = switch.set(quiet_state(_OVER_INVALID_DIVIDE))
-        try:
-            if p == 2 and complex_input:
-                r = np.sqrt(add_reduce((a.conj() * a).real, axes, None, None, keepdims))
-            elif p == 2:  # |x|^2 == x*x; abs of the root restores the NaN sign |x| gives
-                r = np.abs(np.sqrt(add_reduce(a * a, axes, None, None, keepdims)))
-            else:
-                r = add_reduce(np.abs(a), axes, None, None, keepdims)
-        finally:
-            switch.reset(token)
-        return np.asarray(r) if zero_d else r
-
-    return norm
-
-
-def _l2_normalize_runner(axes: tuple[int, ...], dtype: np.dtype[Any]) -> Run:
-    """l2_normalize of float32/float64/complex64/complex128 into the same dtype: the numpy
-    backend's calls (sum of squares with keepdims, complex ``(x * conj(x)).real``, the
-    variant's denominator, the division) under its error state."""
-    add_reduce: Any = np.add.reduce
-    switch, quiet_state = _ERRSTATE, _quiet_state
-    scalar = np.dtype(rules.real_dtype(dtype.name)).type  # eps in the real dtype of the norm
-    is_complex = dtype.kind == "c"
-
-    def l2_normalize(a: Array, params: dict[str, Any]) -> Array:
-        e, variant = scalar(params["eps"]), params["variant"]
-        token = switch.set(quiet_state(_OVER_INVALID_DIVIDE))
-        try:
-            squares = (a * a.conj()).real if is_complex else a * a
-            ss = add_reduce(squares, axes, None, None, True)
-            return a / l2_denominator(ss, e, variant)  # type: ignore[no-any-return]
-        finally:
-            switch.reset(token)
-
-    return l2_normalize
 
 
 def _moments_take(op: str, input_dtype: np.dtype[Any] | None, dtype: np.dtype[Any]) -> bool:
@@ -298,7 +244,7 @@ def numpy_runner(
 
 def _older_runner(plan: RunnerPlan) -> Run | None:  # MIGRATION: the families not moved yet
     op, axes, ndim, keepdims, dtype = plan.op, plan.axes, plan.ndim, plan.keepdims, plan.dtype
-    input_dtype, zero_d = plan.input_dtype, plan.zero_d
+    zero_d = plan.zero_d
     found = _UFUNC_REDUCTIONS.get(op)
     if found is not None:
         ufunc, dtype_arg = found
@@ -309,21 +255,6 @@ def _older_runner(plan: RunnerPlan) -> Run | None:  # MIGRATION: the families no
         return _arg_runner(op, axes, ndim, keepdims)
     if op == "mean":
         return moments_runner(plan)
-    if (
-        op == "norm"
-        and _ERRSTATE is not None
-        and input_dtype is not None
-        and input_dtype.kind == "c"
-        and dtype.name == rules.real_dtype(input_dtype.name)  # complex64 -> float32 ...
-    ):
-        otherwise = plan.generic()
-        return _norm_runner(axes, keepdims, zero_d, otherwise, complex_input=True)
-    if op == "l2_normalize":
-        return on_float_input(plan, lambda p: _l2_normalize_runner(axes, dtype), True)
-    if op == "norm":
-        return on_float_input(
-            plan, lambda p: _norm_runner(axes, keepdims, zero_d, p.generic(), False)
-        )
     return None
 
 

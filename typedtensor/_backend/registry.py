@@ -67,6 +67,7 @@ FAMILIES: tuple[str, ...] = (
     "typedtensor._backend.order_statistics",
     "typedtensor._backend.logsumexp_family",
     "typedtensor._backend.moments_family",
+    "typedtensor._backend.norms_family",
 )
 
 

@@ -233,8 +233,6 @@ _OLDER: dict[str, Callable[..., Array | None]] = {  # MIGRATION: goes
     "all": _all,
     "argmax": _argmax,
     "argmin": _argmin,
-    "norm": _norm,
-    "l2_normalize": _l2_normalize,
 }
 
 
