@@ -23,56 +23,6 @@ NAME = "numpy"
 Array = npt.NDArray[Any]
 
 
-def _sum(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]) -> Array:
-    return np.asarray(np.sum(a, axis=axes, keepdims=keepdims, dtype=dtype))
-
-
-def _prod(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]) -> Array:
-    return np.asarray(np.prod(a, axis=axes, keepdims=keepdims, dtype=dtype))
-
-
-def _mean(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]) -> Array:
-    with np.errstate(invalid="ignore", divide="ignore"):
-        if _count(a, axes) == 0:
-            return np.full(_shape(a, axes, keepdims), np.nan, dtype=dtype)
-        if dtype == a.dtype == np.float16:  # numpy's default: summed in float32, then rounded
-            return np.asarray(np.mean(a, axis=axes, keepdims=keepdims), dtype=dtype)
-        return np.asarray(np.mean(a, axis=axes, keepdims=keepdims, dtype=dtype))
-
-
-def _max(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]) -> Array:
-    return np.asarray(np.max(a, axis=axes, keepdims=keepdims))
-
-
-def _min(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]) -> Array:
-    return np.asarray(np.min(a, axis=axes, keepdims=keepdims))
-
-
-def _any(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]) -> Array:
-    return np.asarray(np.any(a, axis=axes, keepdims=keepdims))
-
-
-def _all(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]) -> Array:
-    return np.asarray(np.all(a, axis=axes, keepdims=keepdims))
-
-
-def _arg(fn: Any, a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]) -> Array:
-    if a.ndim == 0:
-        return np.zeros((), dtype=dtype)
-    if len(axes) == 1:
-        return np.asarray(fn(a, axis=axes[0], keepdims=keepdims), dtype=dtype)
-    # every axis: the index into the C-order flattening, as numpy's axis=None
-    return np.asarray(fn(a, axis=None, keepdims=keepdims), dtype=dtype)
-
-
-def _argmax(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]) -> Array:
-    return _arg(np.argmax, a, axes, keepdims, dtype)
-
-
-def _argmin(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]) -> Array:
-    return _arg(np.argmin, a, axes, keepdims, dtype)
-
-
 def _count(a: Array, axes: tuple[int, ...]) -> int:
     n = 1
     for ax in axes:
@@ -87,15 +37,6 @@ def _shape(a: Array, axes: tuple[int, ...], keepdims: bool) -> tuple[int, ...]:
 
 
 _OPS: dict[str, Any] = {
-    "sum": _sum,
-    "prod": _prod,
-    "mean": _mean,
-    "max": _max,
-    "min": _min,
-    "any": _any,
-    "all": _all,
-    "argmax": _argmax,
-    "argmin": _argmin,
     **NAN_OPS,
 }
 

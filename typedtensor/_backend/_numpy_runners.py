@@ -17,7 +17,15 @@ import numpy.typing as npt
 
 from . import _numpy, registry
 
-__all__ = ["Run", "RunnerPlan", "moments_runner", "numpy_runner", "on_float_input"]
+__all__ = [
+    "Run",
+    "RunnerPlan",
+    "arg_runner",
+    "moments_runner",
+    "numpy_runner",
+    "on_float_input",
+    "ufunc_runner",
+]
 
 Array = npt.NDArray[Any]
 #: a bound reduction: ``run(a, params)`` for an array of the plan's shape, strides and dtype
@@ -47,16 +55,6 @@ _MOMENT_DTYPES: dict[np.dtype[Any], tuple[np.dtype[Any], np.dtype[Any]]] = {
 #: numpy's argmax gives intp; the fast runners need it to be the int64 the rules promise
 _INTP_IS_INT64 = np.dtype(np.intp) == np.dtype(np.int64)
 
-#: op -> (ufunc, the dtype= the numpy backend passes: "result" or None or a fixed dtype)
-_UFUNC_REDUCTIONS: dict[str, tuple[np.ufunc, Any]] = {
-    "sum": (np.add, "result"),
-    "prod": (np.multiply, "result"),
-    "max": (np.maximum, None),
-    "min": (np.minimum, None),
-    "any": (np.logical_or, np.dtype(bool)),
-    "all": (np.logical_and, np.dtype(bool)),
-}
-
 
 def _ufunc_runner(
     ufunc: np.ufunc, axes: tuple[int, ...], dtype: Any, keepdims: bool, zero_d: bool
@@ -75,6 +73,26 @@ def _arg_runner(name: str, axes: tuple[int, ...], ndim: int, keepdims: bool) -> 
     if keepdims or (axis is not None and ndim > 1):
         return lambda a, params: method(a, axis, None, keepdims=keepdims)
     return lambda a, params: np.asarray(method(a, axis, None, keepdims=keepdims))
+
+
+def ufunc_runner(ufunc: np.ufunc, dtype_arg: Any) -> Callable[[RunnerPlan], Run]:
+    """numpy's runner of ``ufunc.reduce`` for a plan (the cheap ops: sum, prod, max, min, any,
+    all), with the ``dtype=`` the numpy backend passes: ``"result"`` (the plan's), None or a
+    fixed dtype."""
+
+    def make(plan: RunnerPlan) -> Run:
+        dtype = plan.dtype if dtype_arg == "result" else dtype_arg
+        return _ufunc_runner(ufunc, plan.axes, dtype, plan.keepdims, plan.zero_d)
+
+    return make
+
+
+def arg_runner(plan: RunnerPlan) -> Run | None:
+    """numpy's runner of argmax/argmin: ndarray's method, where numpy's intp is the int64 the
+    rules promise; else None."""
+    if not _INTP_IS_INT64 or plan.dtype != np.dtype(np.int64):
+        return None
+    return _arg_runner(plan.op, plan.axes, plan.ndim, plan.keepdims)
 
 
 def _errstate_switch() -> Any:
@@ -237,25 +255,9 @@ def numpy_runner(
     """
     plan = RunnerPlan(op, axes, ndim, keepdims, dtype, input_dtype, shape)
     routes = registry.routes(op) if ndim > 0 else None
-    make = _older_runner if routes is None else routes.numpy_runner
-    run = None if make is None or ndim == 0 else make(plan)
+    make = None if routes is None else routes.numpy_runner
+    run = None if make is None else make(plan)
     return plan.generic() if run is None else run
-
-
-def _older_runner(plan: RunnerPlan) -> Run | None:  # MIGRATION: the families not moved yet
-    op, axes, ndim, keepdims, dtype = plan.op, plan.axes, plan.ndim, plan.keepdims, plan.dtype
-    zero_d = plan.zero_d
-    found = _UFUNC_REDUCTIONS.get(op)
-    if found is not None:
-        ufunc, dtype_arg = found
-        return _ufunc_runner(
-            ufunc, axes, dtype if dtype_arg == "result" else dtype_arg, keepdims, zero_d
-        )
-    if op in ("argmax", "argmin") and _INTP_IS_INT64 and dtype == np.dtype(np.int64):
-        return _arg_runner(op, axes, ndim, keepdims)
-    if op == "mean":
-        return moments_runner(plan)
-    return None
 
 
 def on_float_input(

@@ -68,6 +68,8 @@ FAMILIES: tuple[str, ...] = (
     "typedtensor._backend.logsumexp_family",
     "typedtensor._backend.moments_family",
     "typedtensor._backend.norms_family",
+    "typedtensor._backend.sums_family",
+    "typedtensor._backend.extremes_family",
 )
 
 

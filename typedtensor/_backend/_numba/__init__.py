@@ -223,19 +223,6 @@ def _l2_normalize(
         return _unplace_full(c, a, out)
 
 
-_OLDER: dict[str, Callable[..., Array | None]] = {  # MIGRATION: goes
-    "sum": _sum,
-    "prod": _prod,
-    "mean": _mean,
-    "max": _max,
-    "min": _min,
-    "any": _any,
-    "all": _all,
-    "argmax": _argmax,
-    "argmin": _argmin,
-}
-
-
 class _Functions(Mapping[str, Callable[..., "Array | None"]]):
     """The numba backend's function of each registered op (``Routes.numba``), by name:
     ``nan_reductions`` runs the integer forms of the NaN-aware ops as ``_OPS[plain]``."""
@@ -243,8 +230,6 @@ class _Functions(Mapping[str, Callable[..., "Array | None"]]):
     def __getitem__(self, op: str) -> Callable[..., Array | None]:
         routes = registry.routes(op)
         if routes is None or routes.numba is None or routes.numba_checks_itself:
-            if op in _OLDER:
-                return _OLDER[op]
             raise KeyError(op)
         fn: Callable[..., Array | None] = registry.resolve(routes.numba)
         return fn
