@@ -1,9 +1,11 @@
 """The numpy reference backend: every reduction written with numpy, numpy's semantics.
 
-Each function takes an ndarray, normalized axes (sorted, non-negative), ``keepdims`` and the
-result dtype decided by the shape rules, and returns an ndarray of exactly the result shape
-and dtype (0-d for a full reduction). Validation (axes, parameters, empty reductions without
-identity) is done by the caller, ``typedtensor._reduce``.
+``reduce`` runs the op's function that its family module registers (``registry.routes(op)
+.backend``, in ``_backend/<family>_family.py``). Each such function takes an ndarray,
+normalized axes (sorted, non-negative), ``keepdims`` and the result dtype decided by the
+shape rules, and returns an ndarray of exactly the result shape and dtype (0-d for a full
+reduction). Validation (axes, parameters, empty reductions without identity) is done by the
+caller, ``typedtensor._reduce``.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ import numpy as np
 import numpy.typing as npt
 
 from . import registry
-from ._numpy_nan import NAN_OPS
 
 __all__ = ["NAME", "reduce"]
 
@@ -36,11 +37,6 @@ def _shape(a: Array, axes: tuple[int, ...], keepdims: bool) -> tuple[int, ...]:
     return tuple(d for i, d in enumerate(a.shape) if i not in axes)
 
 
-_OPS: dict[str, Any] = {
-    **NAN_OPS,
-}
-
-
 def reduce(
     op: str,
     a: Array,
@@ -51,8 +47,8 @@ def reduce(
 ) -> Array:
     """Run reduction ``op`` (a name from the reduction table; norm modes arrive as ``norm``)."""
     routes = registry.routes(op)
-    fn = _OPS.get(op) if routes is None else routes.backend  # MIGRATION: _OPS goes
-    if fn is None:
+    if routes is None:
         raise KeyError(op)
+    fn = routes.backend
     result: Array = fn(a, axes, keepdims, dtype, **params)
     return result

@@ -1,7 +1,8 @@
-"""The runtime registry: one entry per operation family, one ``bind`` per backend.
+"""The runtime registry: every reduction registered once, by its family's module.
 
-A family module (``order_statistics.py`` is the first) registers each of its operations
-once, with:
+Each family module (``FAMILIES``: ``sums_family.py``, ``extremes_family.py``,
+``moments_family.py``, ``norms_family.py``, ``logsumexp_family.py``, ``nan_family.py``,
+``order_statistics.py``) registers each of its operations once, with:
 
 - ``reference``: the numpy reference, ``(a, axes, keepdims, params) -> ndarray``: numpy's own
   answer, the numpy backend's code and the fallback of every other backend;
@@ -11,9 +12,9 @@ once, with:
 - ``dask``: how a dask-backed Tensor reduces it (``"one_chunk"``: the reduced axes are
   rechunked into one chunk and each block runs the in-memory runner; a tree reduction would
   name its partial and merge here; ``"tree"``: the tree of ``_dask/reductions.py``);
-- ``routes`` (the older families, ``logsumexp_family.py`` first): the code paths that
-  ``_routing.runner`` chooses among per plan (``Routes``), looked up by the backends' tables
-  through ``routes(name)``; such an op is routed, not bound.
+- ``routes`` (every family but the order statistics; ``routed(name, Routes(...))`` builds
+  the entry): the code paths that ``_routing.runner`` chooses among per plan (``Routes``),
+  each backend's one lookup of the op (``routes(name)``); such an op is routed, not bound.
 
 ``bind(backend, name, shape, strides, dtype, axes, keepdims)`` returns the runner
 ``run(a, params) -> ndarray`` for one plan and caches it: a plan binds once, every later call
@@ -70,6 +71,7 @@ FAMILIES: tuple[str, ...] = (
     "typedtensor._backend.norms_family",
     "typedtensor._backend.sums_family",
     "typedtensor._backend.extremes_family",
+    "typedtensor._backend.nan_family",
 )
 
 
