@@ -22,8 +22,8 @@ import numpy.typing as npt
 
 from . import _rules as rules
 from ._backend import get_backend, registry
-from ._backend._numpy import moment_in_named_dtype
 from ._backend._routing import Run, min_numba_bytes, runner
+from ._backend.moments_family import moment_in_named_dtype
 from ._dtypes import BY_NAME, dtype_class_of
 from ._reduce_warnings import with_numpy_warnings
 

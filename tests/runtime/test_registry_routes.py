@@ -1,27 +1,122 @@
-"""logsumexp, the first routed family in the registry (``_backend/logsumexp_family.py``):
-its code is found through ``registry.routes``, not the backends' op tables, and each path
-gives what it gave (the bits themselves: test_reductions.py, test_fast_paths.py,
-test_direct_kernels.py)."""
+"""The routed families in the registry (``_backend/*_family.py``, logsumexp the first): every
+reduction's code is found through its one ``registry.routes`` entry, no backend keeps an op
+table of its own, and each path gives what it gave (the bits themselves: test_reductions.py,
+test_fast_paths.py, test_direct_kernels.py)."""
 
 from __future__ import annotations
+
+import dataclasses
+from typing import Any
 
 import numpy as np
 import pytest
 
 import typedtensor as tt
-from typedtensor._backend import _numpy, _routing, registry
+from typedtensor import _rules as rules
+from typedtensor._backend import _numba, _numpy, _numpy_nan, _numpy_runners, _routing, registry
 from typedtensor._backend._numba import direct
+
+#: what the spies below were called with: (path, op)
+CALLS: list[tuple[str, str]] = []
+
+
+def _backend_name(name: str) -> str:
+    """The name a reduction of the rules reaches the backends with (the norm's modes: norm)."""
+    return "norm" if rules.REDUCTIONS[name].norm_mode else name
+
+
+def _family_of(op: registry.Operation) -> str:
+    """The module that registered ``op``: its numpy code's."""
+    code = op.reference if op.routes is None else op.routes.backend
+    return str(code.__module__)
+
+
+def test_every_reduction_is_registered_in_exactly_one_family() -> None:
+    by_family: dict[str, set[str]] = {}
+    for name in rules.REDUCTIONS:
+        op = registry.operation(_backend_name(name))
+        assert op is not None, f"{name} is not registered"
+        by_family.setdefault(_family_of(op), set()).add(op.name)
+    assert set(by_family) <= set(registry.FAMILIES)
+    assert by_family["typedtensor._backend.moments_family"] == {"var", "std"}
+    assert by_family["typedtensor._backend.norms_family"] == {"norm", "l2_normalize"}
+    assert by_family["typedtensor._backend.sums_family"] == {"sum", "prod", "mean"}
+    assert by_family["typedtensor._backend.extremes_family"] == {
+        "max", "min", "any", "all", "argmax", "argmin"
+    }  # fmt: skip
+    assert len(by_family["typedtensor._backend.nan_family"]) == 10
+    names = [name for names in by_family.values() for name in names]
+    assert len(names) == len(set(names))  # no name in two families
+    with pytest.raises(ValueError, match="registered twice"):  # nor could one be
+        registry.register(registry.routed("sum", registry.Routes(_numpy.reduce)))
+
+
+@pytest.mark.parametrize("module", [_numpy, _numpy_nan, _numpy_runners, _numba])
+def test_no_backend_keeps_an_op_table(module: Any) -> None:
+    """No module-level collection of a backend names a reduction: they ask the registry.
+    (``_numba/direct.py`` keeps its table of builders: that file is hashed into the kernel
+    cache's key, so it moves with its next kernel change; ``_numba/nan_reductions.py``'s
+    tables are the NaN-aware family's own dispatch, behind its one ``Routes.numba``.)"""
+    names = set(rules.REDUCTIONS)
+    for attr, value in vars(module).items():
+        if attr.startswith("__"):  # __builtins__ holds sum, max ...
+            continue
+        if isinstance(value, (dict, set, frozenset, tuple, list)):
+            assert not names & {k for k in value if isinstance(k, str)}, attr
+
+
+def _spy_numba(a: Any, axes: Any, keepdims: bool, dtype: Any, **params: Any) -> Any:
+    CALLS.append(("numba", "?"))
+    return np.zeros((), dtype)
+
+
+def _spy_numba_entry(op: str, a: Any, axes: Any, keepdims: bool, dtype: Any, **params: Any) -> Any:
+    CALLS.append(("numba entry", op))
+    return np.zeros((), dtype)
+
+
+@pytest.mark.parametrize("name", sorted({_backend_name(n) for n in rules.REDUCTIONS} - {
+    "median", "nanmedian"}))  # fmt: skip
+def test_each_backend_runs_what_the_registry_names(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Replace an op's ``Routes`` by spies: the numpy backend, numpy's runner chooser and the
+    numba backend (and the numba functions' view nan_reductions reads) call them."""
+    op = registry.operation(name)
+    assert op is not None and op.routes is not None
+    calls: list[str] = []
+
+    def backend(a: Any, axes: Any, keepdims: bool, dtype: Any, **params: Any) -> Any:
+        calls.append("numpy backend")
+        return np.zeros((), dtype)
+
+    def runner(plan: _numpy_runners.RunnerPlan) -> None:
+        calls.append(f"numpy runner of {plan.op}")
+
+    entry = op.routes.numba_checks_itself
+    spy = f"{__name__}:{'_spy_numba_entry' if entry else '_spy_numba'}"
+    routes = registry.Routes(backend, runner, numba=spy, numba_checks_itself=entry)
+    monkeypatch.setitem(registry.OPERATIONS, name, dataclasses.replace(op, routes=routes))
+    a = np.ones((4, 3))
+    dtype = np.dtype(rules.result_dtype(rules.REDUCTIONS[name].dtype_rule, "float64"))
+    CALLS.clear()
+    _numpy.reduce(name, a, (1,), False, dtype)
+    _numpy_runners.numpy_runner(name, (1,), 2, False, dtype, a.dtype, a.shape)
+    _numba.reduce(name, a, (1,), False, dtype)
+    assert calls == ["numpy backend", f"numpy runner of {name}"]
+    assert CALLS == [("numba entry", name) if entry else ("numba", "?")]
+    if not entry:
+        assert _numba._OPS[name] is _spy_numba
 
 
 def test_logsumexp_is_found_through_the_registry() -> None:
     routes = registry.routes("logsumexp")
     assert routes is not None
-    assert "logsumexp" not in _numpy._OPS  # the tables hold the other families only
     assert "logsumexp" not in direct._BUILDERS
     assert "logsumexp" in direct.DIRECT_OPS  # the plan-bound builder, through the registry
     assert registry.resolve(routes.direct) is registry.resolve(routes.direct)  # cached
     assert registry.routes("median") is None  # bound by bind, not routed
-    assert registry.routes("sum") is None  # not registered
+    assert registry.routes("no_such_op") is None  # not registered
 
 
 def test_bind_gives_the_reference_in_the_rules_dtype() -> None:

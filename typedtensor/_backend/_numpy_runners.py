@@ -9,16 +9,23 @@ these or the numba backend per plan.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from .. import _rules as rules
 from . import _numpy, registry
-from .norm_finish import l2_denominator
 
-__all__ = ["Run", "numpy_runner"]
+__all__ = [
+    "Run",
+    "RunnerPlan",
+    "arg_runner",
+    "moments_runner",
+    "numpy_runner",
+    "on_float_input",
+    "ufunc_runner",
+]
 
 Array = npt.NDArray[Any]
 #: a bound reduction: ``run(a, params)`` for an array of the plan's shape, strides and dtype
@@ -48,16 +55,6 @@ _MOMENT_DTYPES: dict[np.dtype[Any], tuple[np.dtype[Any], np.dtype[Any]]] = {
 #: numpy's argmax gives intp; the fast runners need it to be the int64 the rules promise
 _INTP_IS_INT64 = np.dtype(np.intp) == np.dtype(np.int64)
 
-#: op -> (ufunc, the dtype= the numpy backend passes: "result" or None or a fixed dtype)
-_UFUNC_REDUCTIONS: dict[str, tuple[np.ufunc, Any]] = {
-    "sum": (np.add, "result"),
-    "prod": (np.multiply, "result"),
-    "max": (np.maximum, None),
-    "min": (np.minimum, None),
-    "any": (np.logical_or, np.dtype(bool)),
-    "all": (np.logical_and, np.dtype(bool)),
-}
-
 
 def _ufunc_runner(
     ufunc: np.ufunc, axes: tuple[int, ...], dtype: Any, keepdims: bool, zero_d: bool
@@ -76,6 +73,26 @@ def _arg_runner(name: str, axes: tuple[int, ...], ndim: int, keepdims: bool) -> 
     if keepdims or (axis is not None and ndim > 1):
         return lambda a, params: method(a, axis, None, keepdims=keepdims)
     return lambda a, params: np.asarray(method(a, axis, None, keepdims=keepdims))
+
+
+def ufunc_runner(ufunc: np.ufunc, dtype_arg: Any) -> Callable[[RunnerPlan], Run]:
+    """numpy's runner of ``ufunc.reduce`` for a plan (the cheap ops: sum, prod, max, min, any,
+    all), with the ``dtype=`` the numpy backend passes: ``"result"`` (the plan's), None or a
+    fixed dtype."""
+
+    def make(plan: RunnerPlan) -> Run:
+        dtype = plan.dtype if dtype_arg == "result" else dtype_arg
+        return _ufunc_runner(ufunc, plan.axes, dtype, plan.keepdims, plan.zero_d)
+
+    return make
+
+
+def arg_runner(plan: RunnerPlan) -> Run | None:
+    """numpy's runner of argmax/argmin: ndarray's method, where numpy's intp is the int64 the
+    rules promise; else None."""
+    if not _INTP_IS_INT64 or plan.dtype != np.dtype(np.int64):
+        return None
+    return _arg_runner(plan.op, plan.axes, plan.ndim, plan.keepdims)
 
 
 def _errstate_switch() -> Any:
@@ -104,58 +121,6 @@ def _quiet_state(ignored: tuple[str, ...] = _INVALID_DIVIDE) -> Any:
             _QUIET_OF.clear()
         _QUIET_OF[key] = quiet
     return quiet
-
-
-def _norm_runner(
-    axes: tuple[int, ...], keepdims: bool, zero_d: bool, otherwise: Run, complex_input: bool
-) -> Run:
-    """The plain L1/L2 norm of float32/float64 or complex input: the numpy backend's answer
-    under its error state; other ``p`` and modes run ``otherwise``. Real input: |x|, its
-    square, the sum, the root (the square of x itself, which skips a pass over the input, is
-    the same number); complex: the sum of ``(conj(x) * x).real``, np.linalg.norm's squares,
-    and its root; L1: the sum of the moduli."""
-    add_reduce: Any = np.add.reduce
-    switch, quiet_state = _ERRSTATE, _quiet_state
-
-    def norm(a: Array, params: dict[str, Any]) -> Array:
-        p = params["p"]
-        if params["mode"] != "plain" or (p != 2 and p != 1):
-            return otherwise(a, params)
-        token = switch.set(quiet_state(_OVER_INVALID_DIVIDE))
-        try:
-            if p == 2 and complex_input:
-                r = np.sqrt(add_reduce((a.conj() * a).real, axes, None, None, keepdims))
-            elif p == 2:  # |x|^2 == x*x; abs of the root restores the NaN sign |x| gives
-                r = np.abs(np.sqrt(add_reduce(a * a, axes, None, None, keepdims)))
-            else:
-                r = add_reduce(np.abs(a), axes, None, None, keepdims)
-        finally:
-            switch.reset(token)
-        return np.asarray(r) if zero_d else r
-
-    return norm
-
-
-def _l2_normalize_runner(axes: tuple[int, ...], dtype: np.dtype[Any]) -> Run:
-    """l2_normalize of float32/float64/complex64/complex128 into the same dtype: the numpy
-    backend's calls (sum of squares with keepdims, complex ``(x * conj(x)).real``, the
-    variant's denominator, the division) under its error state."""
-    add_reduce: Any = np.add.reduce
-    switch, quiet_state = _ERRSTATE, _quiet_state
-    scalar = np.dtype(rules.real_dtype(dtype.name)).type  # eps in the real dtype of the norm
-    is_complex = dtype.kind == "c"
-
-    def l2_normalize(a: Array, params: dict[str, Any]) -> Array:
-        e, variant = scalar(params["eps"]), params["variant"]
-        token = switch.set(quiet_state(_OVER_INVALID_DIVIDE))
-        try:
-            squares = (a * a.conj()).real if is_complex else a * a
-            ss = add_reduce(squares, axes, None, None, True)
-            return a / l2_denominator(ss, e, variant)  # type: ignore[no-any-return]
-        finally:
-            switch.reset(token)
-
-    return l2_normalize
 
 
 def _moments_take(op: str, input_dtype: np.dtype[Any] | None, dtype: np.dtype[Any]) -> bool:
@@ -231,6 +196,47 @@ def _moments_runner(
     return var
 
 
+def moments_runner(plan: RunnerPlan) -> Run | None:
+    """numpy's runner of mean/var/std for ``plan`` (``_moments_runner``), or None where it
+    does not take the plan (an input dtype outside ``_MOMENT_DTYPES``, a ``dtype=``, an
+    empty reduction)."""
+    if not plan.nonempty() or not (_OUT_ELLIPSIS or plan.op != "mean"):
+        return None
+    if not _moments_take(plan.op, plan.input_dtype, plan.dtype):
+        return None
+    shape = plan.shape or ()
+    return _moments_runner(plan.op, plan.axes, shape, plan.keepdims, plan.zero_d, plan.dtype)
+
+
+@dataclass(frozen=True)
+class RunnerPlan:
+    """One plan as ``numpy_runner`` gets it; a family's ``Routes.numpy_runner`` reads it
+    (``None``: the plan's shape is unknown; ``input_dtype`` ``None``: unknown too)."""
+
+    op: str
+    axes: tuple[int, ...]
+    ndim: int
+    keepdims: bool
+    dtype: np.dtype[Any]
+    input_dtype: np.dtype[Any] | None
+    shape: tuple[int, ...] | None
+
+    @property
+    def zero_d(self) -> bool:
+        """Is the result 0-d (every axis reduced, not kept)?"""
+        return not self.keepdims and len(self.axes) == self.ndim
+
+    def nonempty(self) -> bool:
+        """Are the shape known, no reduced dim empty and numpy's error state switchable (what
+        the runners that set it need)?"""
+        shape = self.shape
+        return shape is not None and _ERRSTATE is not None and all(shape[d] for d in self.axes)
+
+    def generic(self) -> Run:
+        """The numpy backend's own function for the plan."""
+        return _generic_runner(self.op, self.axes, self.keepdims, self.dtype, self.zero_d)
+
+
 def numpy_runner(
     op: str,
     axes: tuple[int, ...],
@@ -240,58 +246,32 @@ def numpy_runner(
     input_dtype: np.dtype[Any] | None = None,
     shape: tuple[int, ...] | None = None,
 ) -> Run:
-    """The numpy backend's ``op`` bound to one plan; the ufunc itself for the cheap ops.
+    """The numpy backend's ``op`` bound to one plan: its family's runner
+    (``Routes.numpy_runner``, the ufunc itself for the cheap ops) where it takes the plan,
+    else the numpy backend's function.
 
     >>> numpy_runner("sum", (1,), 2, False, np.dtype("int64"))(np.ones((2, 3), "int8"), {})
     array([3, 3])
     """
-    zero_d = not keepdims and len(axes) == ndim
-    if ndim > 0:
-        found = _UFUNC_REDUCTIONS.get(op)
-        if found is not None:
-            ufunc, dtype_arg = found
-            return _ufunc_runner(
-                ufunc, axes, dtype if dtype_arg == "result" else dtype_arg, keepdims, zero_d
-            )
-        if op in ("argmax", "argmin") and _INTP_IS_INT64 and dtype == np.dtype(np.int64):
-            return _arg_runner(op, axes, ndim, keepdims)
-        if (
-            op in ("mean", "var", "std")
-            and shape is not None
-            and _ERRSTATE is not None
-            and (_OUT_ELLIPSIS or op != "mean")
-            and _moments_take(op, input_dtype, dtype)
-            and all(shape[d] for d in axes)
-        ):
-            return _moments_runner(op, axes, shape, keepdims, zero_d, dtype)
-        if (
-            op == "norm"
-            and _ERRSTATE is not None
-            and input_dtype is not None
-            and input_dtype.kind == "c"
-            and dtype.name == rules.real_dtype(input_dtype.name)  # complex64 -> float32 ...
-        ):
-            otherwise = _generic_runner(op, axes, keepdims, dtype, zero_d)
-            return _norm_runner(axes, keepdims, zero_d, otherwise, complex_input=True)
-        prepare = _as_float_input(op, input_dtype, dtype)
-        routes = registry.routes(op)  # an op of a family in the registry (logsumexp)
-        family_runner = None if routes is None else routes.numpy_runner
-        if (
-            (op in ("norm", "l2_normalize") or family_runner is not None)
-            and shape is not None
-            and _ERRSTATE is not None
-            and prepare is not None
-            and all(shape[d] for d in axes)
-        ):
-            if family_runner is not None:
-                run = family_runner(axes, shape, keepdims, dtype)
-            elif op == "l2_normalize":
-                run = _l2_normalize_runner(axes, dtype)
-            else:
-                otherwise = _generic_runner(op, axes, keepdims, dtype, zero_d)
-                run = _norm_runner(axes, keepdims, zero_d, otherwise, complex_input=False)
-            return run if prepare is _unchanged else _preparing(run, prepare)
-    return _generic_runner(op, axes, keepdims, dtype, zero_d)
+    plan = RunnerPlan(op, axes, ndim, keepdims, dtype, input_dtype, shape)
+    routes = registry.routes(op) if ndim > 0 else None
+    make = None if routes is None else routes.numpy_runner
+    run = None if make is None else make(plan)
+    return plan.generic() if run is None else run
+
+
+def on_float_input(
+    plan: RunnerPlan, make: Callable[[RunnerPlan], Run], complex_too: bool = False
+) -> Run | None:
+    """``make(plan)``, a runner of float32/float64 input in its own dtype over a non-empty
+    reduction (the norm, logsumexp, l2_normalize), given ``plan``'s input as the numpy
+    backend takes it (bool and the integers cast to the float64 result; with
+    ``complex_too`` complex input in its own dtype too), or None."""
+    prepare = _as_float_input(plan.input_dtype, plan.dtype, complex_too)
+    if prepare is None or not plan.nonempty():
+        return None
+    run = make(plan)
+    return run if prepare is _unchanged else _preparing(run, prepare)
 
 
 def _unchanged(a: Array) -> Array:
@@ -300,15 +280,14 @@ def _unchanged(a: Array) -> Array:
 
 
 def _as_float_input(
-    op: str, input_dtype: np.dtype[Any] | None, dtype: np.dtype[Any]
+    input_dtype: np.dtype[Any] | None, dtype: np.dtype[Any], complex_too: bool
 ) -> Callable[[Array], Array] | None:
-    """How the runners of float input in their result dtype (the norm, logsumexp,
-    l2_normalize) take ``input_dtype`` as the numpy backend does, or None: float32/float64
-    as they are (and complex, by l2_normalize); bool and the integers cast to the float64
-    result, as the backend casts."""
+    """How a runner of float input in its result dtype takes ``input_dtype`` as the numpy
+    backend does, or None: float32/float64 as they are (and complex, ``complex_too``); bool
+    and the integers cast to the float64 result, as the backend casts."""
     if input_dtype is None:
         return None
-    if op == "l2_normalize" and input_dtype == dtype and dtype.kind == "c":
+    if complex_too and input_dtype == dtype and dtype.kind == "c":
         return _unchanged  # its runner squares complex values as the backend does
     if dtype not in _FLOAT_DTYPES:
         return None

@@ -18,10 +18,16 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .. import _rules as rules
 from ._numpy import _count, _shape
-from ._numpy_runners import _ERRSTATE, _OVER_INVALID_DIVIDE, Run, _quiet_state
-from .registry import Operation, Routes, register
+from ._numpy_runners import (
+    _ERRSTATE,
+    _OVER_INVALID_DIVIDE,
+    Run,
+    RunnerPlan,
+    _quiet_state,
+    on_float_input,
+)
+from .registry import Routes, register, routed
 
 Array = npt.NDArray[Any]
 
@@ -41,11 +47,15 @@ def _logsumexp(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[
     return r if keepdims else r.reshape(_shape(a, axes, False))
 
 
-def _logsumexp_runner(
-    axes: tuple[int, ...], shape: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]
-) -> Run:
+def _numpy_runner(plan: RunnerPlan) -> Run | None:
+    """numpy's runner of float input (``on_float_input``), else None."""
+    return on_float_input(plan, _logsumexp_runner)
+
+
+def _logsumexp_runner(plan: RunnerPlan) -> Run:
     """logsumexp of float32/float64 over a non-empty reduction: the numpy backend's calls
     (max, shift by the finite max, exp, sum, log) under its error state."""
+    axes, shape, keepdims, dtype = plan.axes, plan.shape or (), plan.keepdims, plan.dtype
     max_reduce: Any = np.maximum.reduce
     add_reduce: Any = np.add.reduce
     switch, quiet_state = _ERRSTATE, _quiet_state
@@ -65,23 +75,16 @@ def _logsumexp_runner(
     return logsumexp
 
 
-def _reference(a: Array, axes: tuple[int, ...], keepdims: bool, params: dict[str, Any]) -> Array:
-    """The registry's reference: the numpy backend's function in the rules' result dtype."""
-    name = rules.result_dtype(rules.REDUCTIONS["logsumexp"].dtype_rule, a.dtype.name)
-    return _logsumexp(a, axes, keepdims, np.dtype(name))
-
-
 _NUMBA = "typedtensor._backend._numba.logsumexp_runs"
 register(
-    Operation(
+    routed(
         "logsumexp",
-        reference=_reference,
-        dask="tree",  # _dask/reductions.py: (m, s) pairs per chunk, merged in a tree
-        routes=Routes(
+        Routes(
             backend=_logsumexp,
-            numpy_runner=_logsumexp_runner,
+            numpy_runner=_numpy_runner,
             numba=f"{_NUMBA}:reduce",
             direct=f"{_NUMBA}:direct",
         ),
+        dask="tree",  # _dask/reductions.py: (m, s) pairs per chunk, merged in a tree
     )
 )

@@ -40,11 +40,13 @@ LAYOUTS: dict[str, tuple[tuple[int, int], tuple[int, ...]]] = {
     "columns": ((1024, 256), (0,)),
     "short-rows": ((32768, 8), (1,)),
 }
-_PARAMS: dict[str, dict[str, Any]] = {
-    "var": {"correction": 0.0},
-    "std": {"correction": 0.0},
-    "norm": {"p": 2.0, "eps": 0.0, "mode": "plain"},
-    "l2_normalize": {"eps": 1e-12, "variant": "pytorch"},
+#: a value of each reduction parameter (the rules' ``params``) to run the kernels with
+_PARAM_VALUES: dict[str, Any] = {
+    "correction": 0.0,
+    "p": 2.0,
+    "eps": 1e-12,  # the norm's plain mode reads no eps
+    "mode": "plain",
+    "variant": "pytorch",
 }
 
 
@@ -108,8 +110,9 @@ def _run_routes(
     from . import _numba as nb
     from ._numba.direct import direct_runner
 
-    dtype = np.dtype(rules.result_dtype(rules.REDUCTIONS[op].dtype_rule, a.dtype.name))
-    params = _PARAMS.get(op, {})
+    spec = rules.REDUCTIONS[op]
+    dtype = np.dtype(rules.result_dtype(spec.dtype_rule, a.dtype.name))
+    params = {name: _PARAM_VALUES[name] for name in spec.params}
     with _environment(TYPEDTENSOR_NUMBA_PARALLEL="0"):
 
         def full(x: Any, p: dict[str, Any]) -> Any:

@@ -1,7 +1,8 @@
-"""The runtime registry: one entry per operation family, one ``bind`` per backend.
+"""The runtime registry: every reduction registered once, by its family's module.
 
-A family module (``order_statistics.py`` is the first) registers each of its operations
-once, with:
+Each family module (``FAMILIES``: ``sums_family.py``, ``extremes_family.py``,
+``moments_family.py``, ``norms_family.py``, ``logsumexp_family.py``, ``nan_family.py``,
+``order_statistics.py``) registers each of its operations once, with:
 
 - ``reference``: the numpy reference, ``(a, axes, keepdims, params) -> ndarray``: numpy's own
   answer, the numpy backend's code and the fallback of every other backend;
@@ -11,9 +12,9 @@ once, with:
 - ``dask``: how a dask-backed Tensor reduces it (``"one_chunk"``: the reduced axes are
   rechunked into one chunk and each block runs the in-memory runner; a tree reduction would
   name its partial and merge here; ``"tree"``: the tree of ``_dask/reductions.py``);
-- ``routes`` (the older families, ``logsumexp_family.py`` first): the code paths that
-  ``_routing.runner`` chooses among per plan (``Routes``), looked up by the backends' tables
-  through ``routes(name)``; such an op is routed, not bound.
+- ``routes`` (every family but the order statistics; ``routed(name, Routes(...))`` builds
+  the entry): the code paths that ``_routing.runner`` chooses among per plan (``Routes``),
+  each backend's one lookup of the op (``routes(name)``); such an op is routed, not bound.
 
 ``bind(backend, name, shape, strides, dtype, axes, keepdims)`` returns the runner
 ``run(a, params) -> ndarray`` for one plan and caches it: a plan binds once, every later call
@@ -37,7 +38,21 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["FAMILIES", "OPERATIONS", "Operation", "bind", "clear", "operation", "register"]
+from .. import _rules as rules
+
+__all__ = [
+    "FAMILIES",
+    "OPERATIONS",
+    "Operation",
+    "Routes",
+    "bind",
+    "clear",
+    "operation",
+    "register",
+    "resolve",
+    "routed",
+    "routes",
+]
 
 Array = npt.NDArray[Any]
 #: a bound runner: ``run(a, params) -> result`` for one (layout, dtype, axes, keepdims)
@@ -52,22 +67,39 @@ NumbaBinder = Callable[
 FAMILIES: tuple[str, ...] = (
     "typedtensor._backend.order_statistics",
     "typedtensor._backend.logsumexp_family",
+    "typedtensor._backend.moments_family",
+    "typedtensor._backend.norms_family",
+    "typedtensor._backend.sums_family",
+    "typedtensor._backend.extremes_family",
+    "typedtensor._backend.nan_family",
 )
 
 
 @dataclass(frozen=True)
 class Routes:
     """The code of an op that ``_routing.runner`` routes (by the crossover tables and the
-    thread policy) instead of ``bind``: ``backend``, the numpy backend's function
-    ``(a, axes, keepdims, dtype, **params)``; ``numpy_runner``, numpy's runner of a float
-    input over a non-empty reduction ``(axes, shape, keepdims, dtype) -> run``; ``numba`` and
-    ``direct``, ``"module:function"`` names (imported on first use: numba is imported only
-    when they run) of the numba backend's function and of the plan-bound kernels' builder
-    (``_numba.direct``'s signature)."""
+    thread policy) instead of ``bind``; every backend finds it here, by the op's name:
+
+    - ``backend``: the numpy backend's function ``(a, axes, keepdims, dtype, **params)``;
+    - ``numpy_runner``: ``(plan) -> run | None``, numpy's loops bound to one plan
+      (``_numpy_runners.RunnerPlan``: axes, shape, dtypes; ``None``: the plan is not one it
+      takes, and the numpy backend's function runs);
+    - ``numba``: ``"module:function"`` (imported on first use: numba is imported only when it
+      runs), the numba backend's function ``(a, axes, keepdims, dtype, **params) -> result |
+      None`` of a kernel dtype over a non-empty reduction in the rules' result dtype (the
+      backend's ``reduce`` checks that), or, with ``numba_checks_itself``, its whole entry
+      ``(op, a, axes, keepdims, dtype, **params)`` that does those checks itself (the
+      NaN-aware family's ``reduce_nan``);
+    - ``direct``: ``"module:function"``, the builder of the plan-bound serial kernels
+      (``_numba.direct``'s signature). The families older than the registry keep theirs in
+      ``_numba/direct.py``'s own table (that file is hashed into the kernel cache's key: it
+      moves with its next kernel change), so theirs is ``None`` here.
+    """
 
     backend: Callable[..., Array]
-    numpy_runner: Callable[..., Run] | None = None
+    numpy_runner: Callable[..., Run | None] | None = None
     numba: str | None = None
+    numba_checks_itself: bool = False
     direct: str | None = None
 
 
@@ -84,6 +116,20 @@ class Operation:
     options: tuple[tuple[str, Any], ...] = ()
     #: the routed code paths of an op of the older families (``Routes``); ``None``: ``bind``
     routes: Routes | None = None
+
+
+def routed(name: str, routes: Routes, dask: str = "tree") -> Operation:
+    """The ``Operation`` of a routed op: its reference is the numpy backend's function
+    (``routes.backend``) in the rules' result dtype; ``dask="tree"``: the tree reduction of
+    ``_dask/reductions.py``."""
+    backend = routes.backend
+
+    def reference(a: Array, axes: tuple[int, ...], keepdims: bool, params: dict[str, Any]) -> Array:
+        spec = rules.REDUCTIONS[name]
+        dtype = np.dtype(rules.result_dtype(spec.dtype_rule, a.dtype.name))
+        return backend(a, axes, keepdims, dtype, **params)
+
+    return Operation(name, reference=reference, dask=dask, routes=routes)
 
 
 OPERATIONS: dict[str, Operation] = {}

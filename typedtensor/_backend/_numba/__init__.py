@@ -12,14 +12,16 @@ that are not a permutation of a contiguous block (slices with gaps, broadcast vi
 once in the order their memory runs. Empty inputs, 0-d inputs and ``axis=()`` go to the
 numpy reference; dtypes outside bool/int/uint/float32/float64 (float16, complex) and a
 ``dtype=`` other than the rules' result dtype return ``None`` (fallback). This module holds
-the ops (one function per reduction, composing stages) and ``reduce``, the entry point; the
-NaN-aware reductions and the scans import the dispatch helpers from here.
+the older families' ops (one function per reduction, composing stages; each named by its
+registry entry's ``Routes.numba``) and ``reduce``, the entry point, which finds the op's
+function through the registry; the NaN-aware reductions and the scans import the dispatch
+helpers from here.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -223,21 +225,26 @@ def _l2_normalize(
         return _unplace_full(c, a, out)
 
 
-_OPS: dict[str, Callable[..., Array | None]] = {
-    "sum": _sum,
-    "prod": _prod,
-    "mean": _mean,
-    "max": _max,
-    "min": _min,
-    "any": _any,
-    "all": _all,
-    "var": _var,
-    "std": _std,
-    "argmax": _argmax,
-    "argmin": _argmin,
-    "norm": _norm,
-    "l2_normalize": _l2_normalize,
-}
+class _Functions(Mapping[str, Callable[..., "Array | None"]]):
+    """The numba backend's function of each registered op (``Routes.numba``), by name:
+    ``nan_reductions`` runs the integer forms of the NaN-aware ops as ``_OPS[plain]``."""
+
+    def __getitem__(self, op: str) -> Callable[..., Array | None]:
+        routes = registry.routes(op)
+        if routes is None or routes.numba is None or routes.numba_checks_itself:
+            raise KeyError(op)
+        fn: Callable[..., Array | None] = registry.resolve(routes.numba)
+        return fn
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(name for name in rules.REDUCTIONS if name in self)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+#: the numba backend's functions, found through the registry
+_OPS = _Functions()
 
 
 def reduce(
@@ -249,16 +256,13 @@ def reduce(
     **params: Any,
 ) -> Array | None:
     """Run reduction ``op`` with numba kernels; ``None`` where the numpy backend must run it."""
-    if op.startswith("nan") or op == "count_nonzero":  # kernels of their own module
-        from .nan_reductions import reduce_nan
-
-        return reduce_nan(op, a, axes, keepdims, dtype, **params)
-    fn = _OPS.get(op)
-    if fn is None:  # an op of a family in the registry (logsumexp)
-        routes = registry.routes(op)
-        if routes is not None and routes.numba is not None:
-            fn = registry.resolve(routes.numba)
-    if fn is None or not kernel_dtype(a.dtype):
+    routes = registry.routes(op)
+    if routes is None or routes.numba is None:
+        return None
+    fn: Callable[..., Array | None] = registry.resolve(routes.numba)
+    if routes.numba_checks_itself:  # the NaN-aware family's reduce_nan
+        return fn(op, a, axes, keepdims, dtype, **params)
+    if not kernel_dtype(a.dtype):
         return None  # float16 and complex among them: numpy's loops
     if dtype.name != rules.result_dtype(rules.REDUCTIONS[op].dtype_rule, a.dtype.name):
         return None  # a dtype= argument: numpy accumulates in that dtype

@@ -1,0 +1,72 @@
+"""The extremes and arg-extremes: ``max``, ``min``, ``any``, ``all``, ``argmax`` and
+``argmin``, registered once (``registry.py``, ``Routes``). Their results do not depend on
+the order the elements are visited in (``_routing.ORDER_FREE_OPS``).
+
+Here: the numpy backend's functions. Named by the ``Routes``: numpy's runners
+(``_numpy_runners.ufunc_runner``, ``arg_runner``: numpy's runners of the older families stay
+in that module, where the routing tests find numpy's route by the runner's module) and the
+numba backend's functions ``_numba._max``/``_min``/``_any``/``_all``/``_argmax``/``_argmin``
+(stages ``_stages._ext``, ``_acc``, ``_stage_arg``); the plan-bound kernels are in
+``_numba/direct.py``'s table.
+
+    >>> import numpy as np
+    >>> int(_argmax(np.array([[1, 5], [7, 2]]), (0, 1), False, np.dtype("int64")))
+    2
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ._numpy_runners import arg_runner, ufunc_runner
+from .registry import Routes, register, routed
+
+Array = npt.NDArray[Any]
+
+
+def _max(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]) -> Array:
+    return np.asarray(np.max(a, axis=axes, keepdims=keepdims))
+
+
+def _min(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]) -> Array:
+    return np.asarray(np.min(a, axis=axes, keepdims=keepdims))
+
+
+def _any(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]) -> Array:
+    return np.asarray(np.any(a, axis=axes, keepdims=keepdims))
+
+
+def _all(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]) -> Array:
+    return np.asarray(np.all(a, axis=axes, keepdims=keepdims))
+
+
+def _arg(fn: Any, a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]) -> Array:
+    if a.ndim == 0:
+        return np.zeros((), dtype=dtype)
+    if len(axes) == 1:
+        return np.asarray(fn(a, axis=axes[0], keepdims=keepdims), dtype=dtype)
+    # every axis: the index into the C-order flattening, as numpy's axis=None
+    return np.asarray(fn(a, axis=None, keepdims=keepdims), dtype=dtype)
+
+
+def _argmax(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]) -> Array:
+    return _arg(np.argmax, a, axes, keepdims, dtype)
+
+
+def _argmin(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]) -> Array:
+    return _arg(np.argmin, a, axes, keepdims, dtype)
+
+
+_NUMBA = "typedtensor._backend._numba"
+_BOOL = np.dtype(bool)
+register(
+    routed("max", Routes(_max, ufunc_runner(np.maximum, None), numba=f"{_NUMBA}:_max")),
+    routed("min", Routes(_min, ufunc_runner(np.minimum, None), numba=f"{_NUMBA}:_min")),
+    routed("any", Routes(_any, ufunc_runner(np.logical_or, _BOOL), numba=f"{_NUMBA}:_any")),
+    routed("all", Routes(_all, ufunc_runner(np.logical_and, _BOOL), numba=f"{_NUMBA}:_all")),
+    routed("argmax", Routes(_argmax, arg_runner, numba=f"{_NUMBA}:_argmax")),
+    routed("argmin", Routes(_argmin, arg_runner, numba=f"{_NUMBA}:_argmin")),
+)

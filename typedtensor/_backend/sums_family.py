@@ -1,0 +1,51 @@
+"""The sums family: ``sum``, ``prod`` and ``mean``, registered once (``registry.py``,
+``Routes``).
+
+Here: the numpy backend's functions. Named by the ``Routes``: numpy's runners
+(``_numpy_runners.ufunc_runner``, ``moments_runner``: numpy's runners of the older families
+stay in that module, where the routing tests find numpy's route by the runner's module) and
+the numba backend's functions ``_numba._sum``/``_prod``/``_mean`` (stages ``_stages._acc``,
+``_stage_prodf``); the plan-bound kernels are in ``_numba/direct.py``'s table.
+
+    >>> import numpy as np
+    >>> float(_mean(np.array([1, 2, 6]), (0,), False, np.dtype("float64")))
+    3.0
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ._numpy import _count, _shape
+from ._numpy_runners import moments_runner, ufunc_runner
+from .registry import Routes, register, routed
+
+Array = npt.NDArray[Any]
+
+
+def _sum(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]) -> Array:
+    return np.asarray(np.sum(a, axis=axes, keepdims=keepdims, dtype=dtype))
+
+
+def _prod(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]) -> Array:
+    return np.asarray(np.prod(a, axis=axes, keepdims=keepdims, dtype=dtype))
+
+
+def _mean(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any]) -> Array:
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if _count(a, axes) == 0:
+            return np.full(_shape(a, axes, keepdims), np.nan, dtype=dtype)
+        if dtype == a.dtype == np.float16:  # numpy's default: summed in float32, then rounded
+            return np.asarray(np.mean(a, axis=axes, keepdims=keepdims), dtype=dtype)
+        return np.asarray(np.mean(a, axis=axes, keepdims=keepdims, dtype=dtype))
+
+
+_NUMBA = "typedtensor._backend._numba"
+register(
+    routed("sum", Routes(_sum, ufunc_runner(np.add, "result"), numba=f"{_NUMBA}:_sum")),
+    routed("prod", Routes(_prod, ufunc_runner(np.multiply, "result"), numba=f"{_NUMBA}:_prod")),
+    routed("mean", Routes(_mean, moments_runner, numba=f"{_NUMBA}:_mean")),
+)
