@@ -95,6 +95,20 @@ def test_parallel_policy_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not stages._parallel(big)
 
 
+def test_the_setting_is_read_on_every_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``forced_setting`` follows ``TYPEDTENSOR_NUMBA_PARALLEL`` as it is set, changed, set
+    again to the same text and removed (it remembers the last value it parsed)."""
+    monkeypatch.delenv("TYPEDTENSOR_NUMBA_PARALLEL", raising=False)
+    assert _thread_policy.forced_setting() is None
+    for text, meaning in [("0", False), ("1", True), ("1", True), (" Off ", False), ("auto", None),
+                          ("yes", True), ("bogus", None), ("0", False)]:  # fmt: skip
+        monkeypatch.setenv("TYPEDTENSOR_NUMBA_PARALLEL", text)
+        assert _thread_policy.forced_setting() is meaning, text
+        assert _thread_policy.forced_setting() is meaning, text  # the remembered parse
+    monkeypatch.delenv("TYPEDTENSOR_NUMBA_PARALLEL")
+    assert _thread_policy.forced_setting() is None
+
+
 def test_idle_cores_reads_the_load(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_thread_policy, "SAMPLE_S", 0.0)
     _thread_policy.reset()

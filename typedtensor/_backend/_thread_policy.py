@@ -62,13 +62,30 @@ _SETTINGS = ("0", "1", "false", "true", "no", "yes", "off", "on")
 
 _state = {"sampled_at": -1.0, "busy": 0.0, "serial_until": 0.0}
 
+_SETTING = "TYPEDTENSOR_NUMBA_PARALLEL"
+#: ``os.environ``'s own mapping and the setting's key in it: the per-call check is one dict
+#: lookup and an identity test (``os.environ.get`` runs three Python functions, whose cache
+#: misses after a large reduction cost more than the lookup; ``bench_contention.py``)
+_ENVIRON: Any = getattr(os.environ, "_data", None)
+_KEY: Any = os.environ.encodekey(_SETTING) if _ENVIRON is not None else None
+#: (the raw value last parsed, its meaning), replaced as one; holding the raw object keeps
+#: its identity unique
+_parsed: list[tuple[Any, bool | None]] = [(object(), None)]
+
 
 def forced_setting() -> bool | None:
-    """``TYPEDTENSOR_NUMBA_PARALLEL``: True/False where it forces a route, None for ``auto``."""
-    forced = os.environ.get("TYPEDTENSOR_NUMBA_PARALLEL", "auto").strip().lower()
-    if forced in _SETTINGS:
-        return forced in _TRUE
-    return None
+    """``TYPEDTENSOR_NUMBA_PARALLEL``: True/False where it forces a route, None for ``auto``
+    (read on every call: a change of the variable takes effect at once)."""
+    if _ENVIRON is not None:
+        raw = _ENVIRON.get(_KEY)
+        last, meaning = _parsed[0]
+        if raw is last:
+            return meaning
+    forced = os.environ.get(_SETTING, "auto").strip().lower()
+    value = forced in _TRUE if forced in _SETTINGS else None
+    if _ENVIRON is not None:
+        _parsed[0] = (raw, value)
+    return value
 
 
 def runnable_tasks() -> float:
