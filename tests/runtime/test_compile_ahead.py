@@ -41,10 +41,10 @@ t = tt.asarray(a)
 out = {"sum": np.asarray(t.sum()).tolist()}
 out["first_compiled"] = list(compiled)
 if sys.argv[1] == "wait":
-    queued = sorted(k for k in bg._submitted if k.startswith("ahead:"))
+    queued = sorted(k for k in bg._submitted if k.startswith("ahead:"))  # sent, by key
     out["queued"] = queued
     deadline = time.monotonic() + 600
-    while not set(queued) <= bg._done and time.monotonic() < deadline:
+    while any(bg.job_state(k) != "done" for k in queued) and time.monotonic() < deadline:
         time.sleep(0.05)
     del compiled[:]
 out["var0"] = np.asarray(t.var(axis=0)).tolist()

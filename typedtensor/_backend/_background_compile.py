@@ -48,10 +48,12 @@ __all__ = [
     "cache_only",
     "enabled",
     "helper_alive",
+    "job_state",
     "parallel_ready",
     "probing",
     "serve_while_compiling",
     "skip",
+    "submit",
 ]
 
 _done: set[str] = set()
@@ -203,6 +205,22 @@ def _submit(key: str, text: str) -> bool:
             return False
         _submitted.add(key)
         return True
+
+
+def submit(key: str, text: str) -> bool:
+    """Send the job ``text`` (JSON) under ``key`` to the helper process (started on the first
+    call; once per key); False if it could not be started or has ended."""
+    return _submit(key, text)
+
+
+def job_state(key: str) -> str | None:
+    """Where the helper is with job ``key``: ``"done"``, ``"started"`` (an ahead-of-need step
+    it has begun), ``"queued"`` (sent, not begun or not reported), or None (never sent)."""
+    if key in _done:
+        return "done"
+    if key in _started:
+        return "started"
+    return "queued" if key in _submitted else None
 
 
 def skip(key: str) -> None:

@@ -95,7 +95,7 @@ def compile_ahead(kernel_run: Run, op: str, where: str, input_dtype: np.dtype[An
         step = step_of(op, where)
         own = None if step is None else step_key(step, input_dtype.name)
         _queue_steps(input_dtype.name, own)
-        if own is not None and own in bg._submitted and _helper_compiled(own):
+        if own is not None and _helper_compiled(own):
             try:
                 with bg.cache_only():
                     return kernel_run(a, params)
@@ -120,20 +120,20 @@ def _queue_steps(dtype: str, own: str | None) -> None:
     _queued.add(dtype)
     for step, (op, layout) in STEPS.items():
         key = step_key(step, dtype)
-        if key != own and not bg._submit(key, json.dumps({"ahead": [op, layout, dtype]})):
+        if key != own and not bg.submit(key, json.dumps({"ahead": [op, layout, dtype]})):
             return
 
 
 def _helper_compiled(key: str) -> bool:
     """Has the helper compiled step ``key``? Waits while it is under way; a step not begun is
-    withdrawn (False: the foreground compiles)."""
-    if key in bg._done:
-        return True
-    if key not in bg._started:
+    withdrawn, and one never sent is not the helper's (False: the foreground compiles)."""
+    state = bg.job_state(key)
+    if state == "queued":
         bg.skip(key)
-        return False
+    if state != "started":
+        return state == "done"
     deadline = time.monotonic() + _WAIT_S
-    while key not in bg._done:
+    while bg.job_state(key) != "done":
         if not bg.helper_alive() or time.monotonic() > deadline:
             return False
         time.sleep(0.002)

@@ -21,7 +21,7 @@ helpers from here.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -225,9 +225,10 @@ def _l2_normalize(
         return _unplace_full(c, a, out)
 
 
-class _Functions(Mapping[str, Callable[..., "Array | None"]]):
-    """The numba backend's function of each registered op (``Routes.numba``), by name:
-    ``nan_reductions`` runs the integer forms of the NaN-aware ops as ``_OPS[plain]``."""
+class _Functions:
+    """``_OPS[op]``: the numba backend's function of a registered op (``Routes.numba``), found
+    through the registry; ``nan_reductions`` runs the integer forms of the NaN-aware ops as
+    ``_OPS[plain]``."""
 
     def __getitem__(self, op: str) -> Callable[..., Array | None]:
         routes = registry.routes(op)
@@ -235,12 +236,6 @@ class _Functions(Mapping[str, Callable[..., "Array | None"]]):
             raise KeyError(op)
         fn: Callable[..., Array | None] = registry.resolve(routes.numba)
         return fn
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(name for name in rules.REDUCTIONS if name in self)
-
-    def __len__(self) -> int:
-        return sum(1 for _ in self)
 
 
 #: the numba backend's functions, found through the registry
