@@ -39,9 +39,10 @@ __all__ = ["STEPS", "compile_ahead", "enabled", "step_key", "step_of"]
 #: the helper's steps: one per serial kernel of the common order-dependent reductions, as
 #: (op, ``precompile.LAYOUTS`` name), in the order the helper takes them
 STEPS: dict[str, tuple[str, str]] = {
-    "sums_rows": ("sum", "all"),  # sums.acc_h: sum, mean and the norm of rows and wholes
+    "sums_rows": ("sum", "all"),  # sums.sum_h: sum and mean of rows and wholes
     "var_rows": ("var", "all"),  # variance.var_h: var, std
     "logsumexp_rows": ("logsumexp", "all"),  # logsumexp.lse_h
+    "norm_rows": ("norm", "all"),  # sums.sumsq_h: the L2 norm of rows and wholes
     "sums_columns": ("sum", "columns"),  # sums.acc_v
     "var_columns": ("var", "columns"),  # variance.var_v
     "logsumexp_columns": ("logsumexp", "columns"),  # logsumexp.lse_v
@@ -62,7 +63,7 @@ def step_of(op: str, where: str) -> str | None:
         return None
     rows = where != "columns"
     if op == "norm":
-        return "sums_rows" if rows else "norm_columns"
+        return "norm_rows" if rows else "norm_columns"
     family = _FAMILY.get(op)
     return None if family is None else f"{family}_{'rows' if rows else 'columns'}"
 

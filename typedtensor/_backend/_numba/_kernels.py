@@ -9,7 +9,8 @@ vertical task bodies. Work is split into tasks (output row or column block, time
 has a serial and a parallel (``prange``) entry point over the same task body, so small arrays
 never compile parallel code.
 
-Families: ``sums`` (sum, product, |x|, x**2, |x|**p, nonzero counts: ``acc_*``, ``nrm_v``),
+Families: ``sums`` (sum, product, |x|, x**2, |x|**p, nonzero counts: ``acc_*``, ``nrm_v``;
+the sum and the sum of squares of rows alone: ``sum_h``, ``sumsq_h``),
 ``extremes`` (max/min: ``ext_*``), ``argextremes`` (argmax/argmin: ``arg_*``; float rows in the
 explicit 512-bit vectors of ``simd_argextremes``), ``variance``
 (``var_*``), ``logsumexp`` (``lse_*``), ``scaling`` (l2_normalize's second pass: ``scale``);
@@ -24,7 +25,20 @@ from .argextremes import arg_h, arg_h_par, arg_n, arg_n_par, arg_rows, arg_v, ar
 from .extremes import ext_h, ext_h_par, ext_n, ext_n_par, ext_v, ext_v_par
 from .logsumexp import lse_h, lse_h_par, lse_n, lse_n_par, lse_v, lse_v_par
 from .scaling import scale, scale_par
-from .sums import acc_h, acc_h_par, acc_n, acc_n_par, acc_v, acc_v_par, nrm_v, nrm_v_par
+from .sums import (
+    acc_h,
+    acc_h_par,
+    acc_n,
+    acc_n_par,
+    acc_v,
+    acc_v_par,
+    nrm_v,
+    nrm_v_par,
+    sum_h,
+    sum_h_par,
+    sumsq_h,
+    sumsq_h_par,
+)
 from .variance import var_h, var_h_par, var_n, var_n_par, var_v, var_v_par
 
 __all__ = [
@@ -66,6 +80,10 @@ __all__ = [
     "nrm_v_par",
     "scale",
     "scale_par",
+    "sum_h",
+    "sum_h_par",
+    "sumsq_h",
+    "sumsq_h_par",
     "var_h",
     "var_h_par",
     "var_n",

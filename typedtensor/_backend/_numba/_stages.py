@@ -86,6 +86,14 @@ def _narrow(o: int, r: int, i: int) -> bool:
     return i == 1 and 2 <= r <= kern.NARROW and o >= _NARROW_MIN_ROWS
 
 
+#: the row kernels of one op (serial, parallel): the code and bits of ``acc_h`` for that op,
+#: without the other ops' loops, so that a first sum or L2 norm compiles a fraction of it
+ONE_OP_ROW_KERNELS: dict[int, tuple[Any, Any]] = {
+    kern.SUM: (kern.sum_h, kern.sum_h_par),
+    kern.SUMSQ: (kern.sumsq_h, kern.sumsq_h_par),
+}
+
+
 def _stage_acc(x3: Array, op: int, p: float, zc: Any, zt: Any) -> Array:
     o, r, i = x3.shape
     par = _parallel(x3.size)
@@ -99,7 +107,12 @@ def _stage_acc(x3: Array, op: int, p: float, zc: Any, zt: Any) -> Array:
     if i == 1:
         ns = _segments(o, r, 1, x3.size, 1 << 14)
         part: Array = np.empty((o, ns), zt_t)
-        _launch(kern.acc_h, kern.acc_h_par, par, x3.reshape(o, r), part, op, p, zc, zt, _rb(r, ns))
+        rb = _rb(r, ns)
+        one_op = ONE_OP_ROW_KERNELS.get(op)
+        if one_op is not None:
+            _launch(*one_op, par, x3.reshape(o, r), part, zc, zt, rb)
+        else:
+            _launch(kern.acc_h, kern.acc_h_par, par, x3.reshape(o, r), part, op, p, zc, zt, rb)
         part = part.reshape(o, ns, 1)
     else:
         wb = min(i, _WB)

@@ -33,6 +33,7 @@ from . import _kernels as kern
 from ._stages import (
     _WB,
     _WB_VAR,
+    ONE_OP_ROW_KERNELS,
     _combine_acc,
     _combine_moments,
     _index_zero,
@@ -61,6 +62,17 @@ def _accumulate(
     if i == 1:
         ns = _segments(o, r, 1, o * r, 1 << 14)
         rb = _rb(r, ns)
+
+        one_op = ONE_OP_ROW_KERNELS.get(op)
+        if one_op is not None:
+            one_op_serial = one_op[0]
+
+            def one_op_rows(x: Array, p: float) -> Array:
+                part: Array = np.empty((o, ns), part_dtype)
+                one_op_serial(x.reshape(o, r), part, zc, zt, rb)
+                return _combine_acc(part.reshape(o, ns, 1), op)
+
+            return one_op_rows
 
         def rows(x: Array, p: float) -> Array:
             part: Array = np.empty((o, ns), part_dtype)

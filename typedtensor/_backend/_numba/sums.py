@@ -87,21 +87,65 @@ def _row_count_nonzero(row: Any) -> Any:
     return cnt
 
 
-@njit(fastmath=EXACT)
-def _sum_rows(x: Any, part: Any, op: int, r0: int, r1: int, s: int, lo: int, hi: int, lc: Any,
-              lt: Any) -> None:  # fmt: skip
-    """``part[r, s]`` = the SUM, SUMABS or SUMSQ of ``x[r, lo:hi]`` for rows [r0, r1), in the
-    lanes ``lc``/``lt``."""
-    zc = lc[0]
-    if op == SUM:
+@njit(fastmath=EXACT, inline="always")
+def _row_task_span(x: Any, t: int, ns: int, rb: int) -> Any:
+    """Task t of a horizontal kernel on x (R, N): (s, lo, hi, r0, r1), i.e. segment s of the
+    rows [r0, r1), the columns [lo, hi)."""
+    blk = t // ns
+    s = t - blk * ns
+    n = x.shape[1]
+    r0 = blk * rb
+    return s, (s * n) // ns, ((s + 1) * n) // ns, r0, min(x.shape[0], r0 + rb)
+
+
+def _lane_sums_task(row_total: Any, term: Any) -> Any:
+    """``task(x, part, zc, zt, t, ns, rb)``: task t of a horizontal sum of ``term(x)``
+    (``row_total`` a ``_row_accumulator`` of the same term): short segments (16 elements or
+    fewer) term by term, longer ones in lanes. One op per task, so that a kernel of one op
+    compiles that op's loops alone (``sum_h``...) and ``acc_h`` runs the same code."""
+
+    @njit(fastmath=EXACT)
+    def rows(x: Any, part: Any, r0: int, r1: int, s: int, lo: int, hi: int, lc: Any,
+             lt: Any) -> None:  # fmt: skip
+        zc = lc[0]
         for r in range(r0, r1):
-            part[r, s] = _row_sum(x[r, lo:hi], lc, lt, zc)
-    elif op == SUMABS:
-        for r in range(r0, r1):
-            part[r, s] = _row_sum_abs(x[r, lo:hi], lc, lt, zc)
-    else:
-        for r in range(r0, r1):
-            part[r, s] = _row_sum_squares(x[r, lo:hi], lc, lt, zc)
+            part[r, s] = row_total(x[r, lo:hi], lc, lt, zc)
+
+    @njit(fastmath=EXACT)
+    def task(x: Any, part: Any, zc: Any, zt: Any, t: int, ns: int, rb: int) -> None:
+        s, lo, hi, r0, r1 = _row_task_span(x, t, ns, rb)
+        if hi - lo <= 16:  # short rows: direct indexing, no slices
+            for r in range(r0, r1):
+                a = zt
+                for k in range(lo, hi):
+                    a += _as(zt, term(_as(zc, x[r, k])))
+                part[r, s] = a
+        elif lanes_for(hi - lo) == MIN_LANES:  # a constant lane count per branch
+            rows(x, part, r0, r1, s, lo, hi, _full(MIN_LANES, zc), _full(MIN_LANES, zt))
+        else:
+            rows(x, part, r0, r1, s, lo, hi, _full(MAX_LANES, zc), _full(MAX_LANES, zt))
+
+    return task
+
+
+@njit(fastmath=EXACT, inline="always")
+def _itself(v: Any) -> Any:
+    return v
+
+
+@njit(fastmath=EXACT, inline="always")
+def _abs(v: Any) -> Any:
+    return abs(v)
+
+
+@njit(fastmath=EXACT, inline="always")
+def _squared(v: Any) -> Any:
+    return v * v
+
+
+_row_sums_task = _lane_sums_task(_row_sum, _itself)
+_row_sums_abs_task = _lane_sums_task(_row_sum_abs, _abs)
+_row_sums_squares_task = _lane_sums_task(_row_sum_squares, _squared)
 
 
 @njit(fastmath=EXACT)
@@ -109,13 +153,16 @@ def _accumulate_rows_task(x: Any, part: Any, op: int, p: float, zc: Any, zt: Any
                 rb: int) -> None:  # fmt: skip
     # rows [r0, r1) of segment s; the op branch sits outside the row loop and each row is
     # handed to a branch-free function as a slice (keeps numba's refcounting out of the loop)
-    blk = t // ns
-    s = t - blk * ns
-    n = x.shape[1]
-    lo = (s * n) // ns
-    hi = ((s + 1) * n) // ns
-    r0 = blk * rb
-    r1 = min(x.shape[0], r0 + rb)
+    if op == SUM:
+        _row_sums_task(x, part, zc, zt, t, ns, rb)
+        return
+    if op == SUMSQ:
+        _row_sums_squares_task(x, part, zc, zt, t, ns, rb)
+        return
+    if op == SUMABS:
+        _row_sums_abs_task(x, part, zc, zt, t, ns, rb)
+        return
+    s, lo, hi, r0, r1 = _row_task_span(x, t, ns, rb)
     if op == PRODF:  # floats: numpy's overflow and underflow; p is the bound ``big``
         for r in range(r0, r1):
             part[r, s] = _row_prod_in_order(x[r, lo:hi], zt, p)
@@ -124,26 +171,14 @@ def _accumulate_rows_task(x: Any, part: Any, op: int, p: float, zc: Any, zt: Any
             a = zt
             for k in range(lo, hi):
                 v = _as(zc, x[r, k])
-                if op == SUM:
-                    a += _as(zt, v)
-                elif op == PROD:
+                if op == PROD:
                     a *= _as(zt, v)
-                elif op == SUMABS:
-                    a += _as(zt, abs(v))
-                elif op == SUMSQ:
-                    a += _as(zt, v * v)
                 else:
                     a += _as(zt, 1) if v != 0 else _as(zt, 0)
             part[r, s] = a
     elif op == PROD:  # integers only (floats: PRODF): exact in any order
         for r in range(r0, r1):
             part[r, s] = _row_prod(x[r, lo:hi], zc, zt)
-    elif op == SUM or op == SUMABS or op == SUMSQ:
-        # lanes of a constant count per branch (``lanes_for``): LLVM sizes their loops
-        if lanes_for(hi - lo) == MIN_LANES:
-            _sum_rows(x, part, op, r0, r1, s, lo, hi, _full(MIN_LANES, zc), _full(MIN_LANES, zt))
-        else:
-            _sum_rows(x, part, op, r0, r1, s, lo, hi, _full(MAX_LANES, zc), _full(MAX_LANES, zt))
     elif op == SUMPOW:
         for r in range(r0, r1):
             part[r, s] = _row_sum_powers(x[r, lo:hi], p, zc, zt)
@@ -158,6 +193,40 @@ def acc_h(x: Any, part: Any, op: int, p: float, zc: Any, zt: Any, rb: int) -> No
     ns = part.shape[1]
     for t in range(-(-x.shape[0] // rb) * ns):
         _accumulate_rows_task(x, part, op, p, zc, zt, t, ns, rb)
+
+
+@kernel()
+def sum_h(x: Any, part: Any, zc: Any, zt: Any, rb: int) -> None:
+    """acc_h of SUM alone: the same code (``_row_sums_task``) and bits without the other ops'
+    loops, so that a program's first sum compiles in a fraction of acc_h's time
+    (``benchmarks/cold_profile.py``); serial."""
+    ns = part.shape[1]
+    for t in range(-(-x.shape[0] // rb) * ns):
+        _row_sums_task(x, part, zc, zt, t, ns, rb)
+
+
+@kernel(parallel=True)
+def sum_h_par(x: Any, part: Any, zc: Any, zt: Any, rb: int) -> None:
+    """sum_h over (row, segment) tasks in parallel."""
+    ns = part.shape[1]
+    for t in prange(-(-x.shape[0] // rb) * ns):
+        _row_sums_task(x, part, zc, zt, np.int64(t), ns, rb)
+
+
+@kernel()
+def sumsq_h(x: Any, part: Any, zc: Any, zt: Any, rb: int) -> None:
+    """acc_h of SUMSQ alone (the L2 norm, l2_normalize), as ``sum_h``; serial."""
+    ns = part.shape[1]
+    for t in range(-(-x.shape[0] // rb) * ns):
+        _row_sums_squares_task(x, part, zc, zt, t, ns, rb)
+
+
+@kernel(parallel=True)
+def sumsq_h_par(x: Any, part: Any, zc: Any, zt: Any, rb: int) -> None:
+    """sumsq_h in parallel."""
+    ns = part.shape[1]
+    for t in prange(-(-x.shape[0] // rb) * ns):
+        _row_sums_squares_task(x, part, zc, zt, np.int64(t), ns, rb)
 
 
 @kernel(parallel=True)
