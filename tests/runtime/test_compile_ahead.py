@@ -127,3 +127,39 @@ def test_switches(
 
     run = ahead.compile_ahead(kernel_run, "sum", "rows", np.dtype("float32"))
     assert (run is kernel_run) is not expected
+
+
+def test_while_waiting_the_foreground_compiles_a_step_still_queued(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A plan waiting for the step the helper has begun takes the next queued step back
+    (``skip``) and compiles it itself with ``precompile``; that step then counts as compiled
+    and is not withdrawn again."""
+    from typedtensor._backend import _background_compile as bg
+    from typedtensor._backend import precompile as precompile_module
+
+    waited = ahead.step_key("var_rows", "float32")
+    queued = ahead.step_key("logsumexp_rows", "float32")
+    states = {waited: "started", queued: "queued"}
+    skipped: list[str] = []
+    compiled: list[tuple[list[str], list[str], list[str], bool]] = []
+
+    def fake_precompile(
+        ops: list[str], dtypes: list[str], layouts: list[str], serial_only: bool = False
+    ) -> list[object]:
+        compiled.append((ops, dtypes, layouts, serial_only))
+        states[waited] = "done"  # the helper finishes its step meanwhile
+        return []
+
+    monkeypatch.setattr(bg, "job_state", lambda key: states.get(key))
+    monkeypatch.setattr(bg, "skip", skipped.append)
+    monkeypatch.setattr(bg, "helper_alive", lambda: True)
+    monkeypatch.setattr(precompile_module, "precompile", fake_precompile)
+    monkeypatch.setattr(ahead, "_sent", {queued: ("logsumexp", "all", "float32")})
+    monkeypatch.setattr(ahead, "_taken", set())
+
+    assert ahead._helper_compiled(waited) is True
+    assert skipped == [queued]
+    assert compiled == [(["logsumexp"], ["float32"], ["all"], True)]
+    assert ahead._helper_compiled(queued) is True  # taken: compiled here, not withdrawn again
+    assert skipped == [queued] and len(compiled) == 1

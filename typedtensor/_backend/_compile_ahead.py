@@ -11,7 +11,8 @@ mean, var, std, logsumexp and the norm over rows, columns and whole arrays), one
 all but the one the foreground compiles now. A later plan whose kernels are still missing:
 
 - waits for its step if the helper has begun it (``start KEY``), then loads the kernels
-  from the disk cache;
+  from the disk cache; while it waits, it takes the next step still queued back from the
+  helper (``skip KEY``) and compiles it itself, so that both cores compile;
 - else withdraws the step (``skip KEY``) and compiles in the foreground, as before.
 
 Either way the kernels are the same code, so the bits are the same (the kernels' disk cache
@@ -53,6 +54,10 @@ _AHEAD_DTYPES = frozenset(("float32", "float64"))
 #: the longest a plan waits for a step the helper has begun (it compiles in 0.5-6 s)
 _WAIT_S = 120.0
 _queued: set[str] = set()
+#: the steps given to the helper, by key: (op, layout, dtype), in the order sent
+_sent: dict[str, tuple[str, str, str]] = {}
+#: steps the foreground took back from the helper's queue and compiled itself
+_taken: set[str] = set()
 
 
 def step_of(op: str, where: str) -> str | None:
@@ -121,13 +126,18 @@ def _queue_steps(dtype: str, own: str | None) -> None:
     _queued.add(dtype)
     for step, (op, layout) in STEPS.items():
         key = step_key(step, dtype)
-        if key != own and not bg.submit(key, json.dumps({"ahead": [op, layout, dtype]})):
+        if key == own:
+            continue
+        if not bg.submit(key, json.dumps({"ahead": [op, layout, dtype]})):
             return
+        _sent[key] = (op, layout, dtype)
 
 
 def _helper_compiled(key: str) -> bool:
     """Has the helper compiled step ``key``? Waits while it is under way; a step not begun is
     withdrawn, and one never sent is not the helper's (False: the foreground compiles)."""
+    if key in _taken:
+        return True
     state = bg.job_state(key)
     if state == "queued":
         bg.skip(key)
@@ -137,5 +147,21 @@ def _helper_compiled(key: str) -> bool:
     while bg.job_state(key) != "done":
         if not bg.helper_alive() or time.monotonic() > deadline:
             return False
-        time.sleep(0.002)
+        if not _take_a_queued_step():
+            time.sleep(0.002)
     return True
+
+
+def _take_a_queued_step() -> bool:
+    """While the foreground waits for the helper, compile the next step still in the helper's
+    queue here (withdrawn from the helper first), so that both cores compile: True if it
+    took one. A step the helper began meanwhile compiles twice, to the same kernels."""
+    from .precompile import precompile
+
+    for key, (op, layout, dtype) in _sent.items():
+        if key not in _taken and bg.job_state(key) == "queued":
+            bg.skip(key)
+            _taken.add(key)
+            precompile([op], [dtype], [layout], serial_only=True)
+            return True
+    return False
