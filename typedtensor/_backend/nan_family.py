@@ -89,16 +89,17 @@ def _count_nonzero(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dt
 _NUMBA = "typedtensor._backend._numba.nan_reductions:reduce_nan"
 
 
-def _nan_aware(name: str, backend: Any) -> Operation:
-    return routed(name, Routes(backend, numba=_NUMBA, numba_checks_itself=True))
+def _nan_aware(name: str, backend: Any, order_free: bool = False) -> Operation:
+    routes = Routes(backend, numba=_NUMBA, numba_checks_itself=True, order_free=order_free)
+    return routed(name, routes)
 
 
 register(
     _nan_aware("nansum", _nansum),
     _nan_aware("nanprod", _nanprod),
     _nan_aware("nanmean", _nanmean),
-    _nan_aware("nanmax", _nanmax),
-    _nan_aware("nanmin", _nanmin),
+    _nan_aware("nanmax", _nanmax, order_free=True),
+    _nan_aware("nanmin", _nanmin, order_free=True),
     _nan_aware("nanvar", _nanvar),
     _nan_aware("nanstd", _nanstd),
     _nan_aware("nanargmax", _nanargmax),

@@ -33,7 +33,7 @@ import functools
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -51,6 +51,7 @@ __all__ = [
     "register",
     "resolve",
     "routed",
+    "routed_names",
     "routes",
 ]
 
@@ -101,6 +102,17 @@ class Routes:
     numba: str | None = None
     numba_checks_itself: bool = False
     direct: str | None = None
+    #: the result does not depend on the order the elements are visited in (comparisons,
+    #: logical tests: no rounding): numpy's loops give the kernels' bits, so ``_routing`` may
+    #: switch between them with the machine's load (``PARALLEL_ONLY``) or serve numpy's
+    #: loops while the kernels compile (``_background_compile``); an op that rounds must not
+    order_free: bool = False
+    #: in a layout the numba backend must copy first (not one block: ``x[::2]``, broadcast
+    #: views), numpy's loops, which read it in place, run instead: ``"always"`` (the sums:
+    #: one read per element, little arithmetic), ``"unless_strided_rows"`` (max/min/any/all,
+    #: but over rows whose elements are themselves apart in memory, numpy's slow loop), or
+    #: ``None`` (the numba backend's copy pays: every other op)
+    numpy_for_copied_layouts: Literal["always", "unless_strided_rows"] | None = None
 
 
 @dataclass(frozen=True)
@@ -158,6 +170,15 @@ def operation(name: str) -> Operation | None:
     """The registered operation ``name``, or ``None`` (``operation("median").name == "median"``)."""
     _load()
     return OPERATIONS.get(name)
+
+
+def routed_names(decides: Callable[[Routes], bool]) -> frozenset[str]:
+    """The routed ops whose ``Routes`` ``decides`` holds for
+    (``routed_names(lambda r: r.order_free)`` contains ``"argmax"``)."""
+    _load()
+    return frozenset(
+        name for name, op in OPERATIONS.items() if op.routes is not None and decides(op.routes)
+    )
 
 
 def routes(name: str) -> Routes | None:

@@ -44,8 +44,26 @@ def _mean(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any])
 
 
 _NUMBA = "typedtensor._backend._numba"
+#: one read per element, little arithmetic: numpy's loops run over a layout the kernels would
+#: copy (``Routes.numpy_for_copied_layouts``)
 register(
-    routed("sum", Routes(_sum, ufunc_runner(np.add, "result"), numba=f"{_NUMBA}:_sum")),
-    routed("prod", Routes(_prod, ufunc_runner(np.multiply, "result"), numba=f"{_NUMBA}:_prod")),
-    routed("mean", Routes(_mean, moments_runner, numba=f"{_NUMBA}:_mean")),
+    routed(
+        "sum",
+        Routes(
+            _sum, ufunc_runner(np.add, "result"), f"{_NUMBA}:_sum", numpy_for_copied_layouts="always"
+        ),
+    ),
+    routed(
+        "prod",
+        Routes(
+            _prod,
+            ufunc_runner(np.multiply, "result"),
+            f"{_NUMBA}:_prod",
+            numpy_for_copied_layouts="always",
+        ),
+    ),
+    routed(
+        "mean",
+        Routes(_mean, moments_runner, f"{_NUMBA}:_mean", numpy_for_copied_layouts="always"),
+    ),
 )
