@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._numpy_runners import arg_runner, ufunc_runner
-from .registry import Routes, register, routed
+from .registry import DaskTree, Routes, register, routed
 
 Array = npt.NDArray[Any]
 
@@ -77,11 +77,46 @@ def _reads_once(backend: Any, runner: Any, numba: str) -> Routes:
     )
 
 
+_STEPS = "typedtensor._dask.tree_steps"
+
+
+def _merged_by(ufunc: np.ufunc, empty: str, partial: str) -> DaskTree:
+    """dask: each chunk's extreme (or test), merged by ``ufunc``."""
+    options = (("ufunc", ufunc), ("empty", empty), ("partial", partial))
+    return DaskTree(f"{_STEPS}:ufunc_steps", options)
+
+
+#: dask: each chunk's ``(value, global index)`` candidate, merged by value then index
+_CANDIDATES = DaskTree(f"{_STEPS}:arg_tree", candidates=True, complex_one_chunk=True)
 register(
-    routed("max", _reads_once(_max, ufunc_runner(np.maximum, None), "_max")),
-    routed("min", _reads_once(_min, ufunc_runner(np.minimum, None), "_min")),
-    routed("any", _reads_once(_any, ufunc_runner(np.logical_or, _BOOL), "_any")),
-    routed("all", _reads_once(_all, ufunc_runner(np.logical_and, _BOOL), "_all")),
-    routed("argmax", Routes(_argmax, arg_runner, numba=f"{_NUMBA}:_argmax", order_free=True)),
-    routed("argmin", Routes(_argmin, arg_runner, numba=f"{_NUMBA}:_argmin", order_free=True)),
+    routed(
+        "max",
+        _reads_once(_max, ufunc_runner(np.maximum, None), "_max"),
+        _merged_by(np.maximum, "lowest", "input"),
+    ),
+    routed(
+        "min",
+        _reads_once(_min, ufunc_runner(np.minimum, None), "_min"),
+        _merged_by(np.minimum, "highest", "input"),
+    ),
+    routed(
+        "any",
+        _reads_once(_any, ufunc_runner(np.logical_or, _BOOL), "_any"),
+        _merged_by(np.logical_or, "zero", "bool"),
+    ),
+    routed(
+        "all",
+        _reads_once(_all, ufunc_runner(np.logical_and, _BOOL), "_all"),
+        _merged_by(np.logical_and, "one", "bool"),
+    ),
+    routed(
+        "argmax",
+        Routes(_argmax, arg_runner, numba=f"{_NUMBA}:_argmax", order_free=True),
+        _CANDIDATES,
+    ),
+    routed(
+        "argmin",
+        Routes(_argmin, arg_runner, numba=f"{_NUMBA}:_argmin", order_free=True),
+        _CANDIDATES,
+    ),
 )
