@@ -27,36 +27,36 @@ _ORDER_STATISTICS = (
     "nanquantile",
     "nanpercentile",
 )
-#: every reduction's recipe: the builder a ``DaskTree`` names (``+candidates`` where it builds
-#: the whole graph) or ``"one_chunk"``
+#: every reduction's recipe: the ``module:builder`` a ``DaskTree`` names under
+#: ``typedtensor._dask`` (``+candidates`` where it builds the whole graph) or ``"one_chunk"``
 EXPECTED = {
-    "sum": "ufunc_steps",
-    "prod": "ufunc_steps",
-    "mean": "mean_steps",
-    "max": "ufunc_steps",
-    "min": "ufunc_steps",
-    "any": "ufunc_steps",
-    "all": "ufunc_steps",
-    "argmax": "arg_tree+candidates",
-    "argmin": "arg_tree+candidates",
-    "var": "moment_steps",
-    "std": "moment_steps",
-    "logsumexp": "lse_steps",
-    "norm": "norm_steps",
-    "norm_lp_max": "norm_steps",
-    "norm_lp_sum": "norm_steps",
-    "norm_lp_power_p_max": "norm_steps",
-    "norm_lp_power_p_sum": "norm_steps",
-    "nansum": "ufunc_steps",
-    "nanprod": "ufunc_steps",
-    "nanmean": "mean_steps",
-    "nanmax": "ufunc_steps",
-    "nanmin": "ufunc_steps",
-    "nanvar": "moment_steps",
-    "nanstd": "moment_steps",
-    "nanargmax": "arg_tree+candidates",
-    "nanargmin": "arg_tree+candidates",
-    "count_nonzero": "ufunc_steps",
+    "sum": "tree_steps:ufunc_steps",
+    "prod": "tree_steps:ufunc_steps",
+    "mean": "mean_tree:mean_steps",
+    "max": "tree_steps:ufunc_steps",
+    "min": "tree_steps:ufunc_steps",
+    "any": "tree_steps:ufunc_steps",
+    "all": "tree_steps:ufunc_steps",
+    "argmax": "arg_extremes_tree:arg_tree+candidates",
+    "argmin": "arg_extremes_tree:arg_tree+candidates",
+    "var": "moments_tree:moment_steps",
+    "std": "moments_tree:moment_steps",
+    "logsumexp": "logsumexp_tree:lse_steps",
+    "norm": "norms_tree:norm_steps",
+    "norm_lp_max": "norms_tree:norm_steps",
+    "norm_lp_sum": "norms_tree:norm_steps",
+    "norm_lp_power_p_max": "norms_tree:norm_steps",
+    "norm_lp_power_p_sum": "norms_tree:norm_steps",
+    "nansum": "tree_steps:ufunc_steps",
+    "nanprod": "tree_steps:ufunc_steps",
+    "nanmean": "mean_tree:mean_steps",
+    "nanmax": "tree_steps:ufunc_steps",
+    "nanmin": "tree_steps:ufunc_steps",
+    "nanvar": "moments_tree:moment_steps",
+    "nanstd": "moments_tree:moment_steps",
+    "nanargmax": "arg_extremes_tree:arg_tree+candidates",
+    "nanargmin": "arg_extremes_tree:arg_tree+candidates",
+    "count_nonzero": "tree_steps:ufunc_steps",
     **dict.fromkeys(_ORDER_STATISTICS, "one_chunk"),
 }
 
@@ -66,9 +66,9 @@ def _recipe_kind(name: str) -> str:
     if op is not None and op.dask == "one_chunk":
         return "one_chunk"
     recipe = dask_tree(name)
-    module, _, builder = recipe.steps.partition(":")
-    assert module == tree_steps.__name__, recipe
-    return builder + ("+candidates" if recipe.candidates else "")
+    return recipe.steps.removeprefix("typedtensor._dask.") + (
+        "+candidates" if recipe.candidates else ""
+    )
 
 
 def test_every_reduction_has_the_expected_dask_recipe() -> None:

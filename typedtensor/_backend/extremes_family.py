@@ -87,7 +87,9 @@ def _merged_by(ufunc: np.ufunc, empty: str, partial: str) -> DaskTree:
 
 
 #: dask: each chunk's ``(value, global index)`` candidate, merged by value then index
-_CANDIDATES = DaskTree(f"{_STEPS}:arg_tree", candidates=True, complex_one_chunk=True)
+_CANDIDATES = DaskTree(
+    "typedtensor._dask.arg_extremes_tree:arg_tree", candidates=True, complex_one_chunk=True
+)
 register(
     routed(
         "max",

@@ -86,6 +86,6 @@ register(
             direct=f"{_NUMBA}:direct",
         ),
         # dask: (m, s) pairs per chunk, merged in a tree; complex input in one chunk
-        DaskTree("typedtensor._dask.tree_steps:lse_steps", complex_one_chunk=True),
+        DaskTree("typedtensor._dask.logsumexp_tree:lse_steps", complex_one_chunk=True),
     )
 )

@@ -87,7 +87,7 @@ _NUMBA = "typedtensor._backend._numba"
 def _moments(sqrt: bool) -> DaskTree:
     """dask: ``(n, mean, m2)`` per chunk, Chan's merge (``_dask/tree_steps.moment_steps``)."""
     options = (("skip_nan", False), ("sqrt", sqrt))
-    return DaskTree("typedtensor._dask.tree_steps:moment_steps", options)
+    return DaskTree("typedtensor._dask.moments_tree:moment_steps", options)
 
 
 register(

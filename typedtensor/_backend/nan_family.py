@@ -105,16 +105,23 @@ def _merged_by(ufunc: np.ufunc, empty: str, partial: str = "result") -> DaskTree
 
 def _moments(sqrt: bool) -> DaskTree:
     options = (("skip_nan", True), ("sqrt", sqrt))
-    return DaskTree(f"{_STEPS}:moment_steps", options)
+    return DaskTree("typedtensor._dask.moments_tree:moment_steps", options)
 
 
-_CANDIDATES = DaskTree(f"{_STEPS}:arg_tree", candidates=True, complex_one_chunk=True)
+_NANMEAN = DaskTree("typedtensor._dask.mean_tree:mean_steps", (("skip_nan", True),))
+_CANDIDATES = DaskTree(
+    "typedtensor._dask.arg_extremes_tree:arg_tree", candidates=True, complex_one_chunk=True
+)
 
 
 register(
     _nan_aware("nansum", _nansum, _merged_by(np.add, "zero")),
     _nan_aware("nanprod", _nanprod, _merged_by(np.multiply, "one")),
-    _nan_aware("nanmean", _nanmean, DaskTree(f"{_STEPS}:mean_steps", (("skip_nan", True),))),
+    _nan_aware(
+        "nanmean",
+        _nanmean,
+        DaskTree("typedtensor._dask.mean_tree:mean_steps", (("skip_nan", True),)),
+    ),
     _nan_aware("nanmax", _nanmax, _merged_by(np.fmax, "nan_or_lowest", "input"), True),
     _nan_aware("nanmin", _nanmin, _merged_by(np.fmin, "nan_or_highest", "input"), True),
     _nan_aware("nanvar", _nanvar, _moments(sqrt=False)),

@@ -158,7 +158,7 @@ register(
         "norm",
         Routes(_norm, _norm_numpy_runner, numba=f"{_NUMBA}:_norm"),
         # dask: float64 sums of |x|^p per chunk (max/min |x|, a count for p = inf, -inf, 0)
-        DaskTree("typedtensor._dask.tree_steps:norm_steps"),
+        DaskTree("typedtensor._dask.norms_tree:norm_steps"),
     ),
     routed(
         "l2_normalize",

@@ -157,10 +157,12 @@ class Operation:
     routes: Routes | None = None
 
 
-def routed(name: str, routes: Routes, dask: DaskTree | None) -> Operation:
+def routed(name: str, routes: Routes, dask: DaskTree | None = None) -> Operation:
     """The ``Operation`` of a routed op: its reference is the numpy backend's function
     (``routes.backend``) in the rules' result dtype; ``dask``: its tree (``DaskTree``), which
-    ``_dask/reductions.py`` builds."""
+    ``_dask/reductions.py`` builds (``None``: no tree, a dask-backed Tensor's reduction
+    raises; l2_normalize keeps the shape and has a path of its own;
+    ``tests/dask/test_dask_recipes.py`` checks every registered reduction has its recipe)."""
     backend = routes.backend
 
     def reference(a: Array, axes: tuple[int, ...], keepdims: bool, params: dict[str, Any]) -> Array:

@@ -71,6 +71,6 @@ register(
         "mean",
         _routes(_mean, moments_runner, "_mean"),
         # dask: float64 sums scaled by the count at the root
-        DaskTree(f"{_STEPS}:mean_steps", (("skip_nan", False),)),
+        DaskTree("typedtensor._dask.mean_tree:mean_steps", (("skip_nan", False),)),
     ),
 )

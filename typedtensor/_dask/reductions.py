@@ -2,10 +2,12 @@
 are typedtensor's kernels.
 
 ``reduce_dask(x, "var", (0,), False, {"correction": 0})`` builds the lazy graph: each chunk
-is reduced once, in one pass at kernel speed, to a partial (``_partials``: ``(n, mean, m2)``
-for var/std, ``(m, s)`` pairs for logsumexp, ``sum |x|^p`` for the norms, ``(value, global
-index)`` for argmax...), partials merge up a tree of ``split_every`` fan-in (``_trees``), and
-the root turns the merged partial into numpy's answer (value and dtype). Where every reduced
+is reduced once, in one pass at kernel speed, to a partial (``(n, mean, m2)`` for var/std,
+``(m, s)`` pairs for logsumexp, ``sum |x|^p`` for the norms, ``(value, global index)`` for
+argmax...), partials merge up a tree of ``split_every`` fan-in, and the root turns the
+merged partial into numpy's answer (value and dtype). Each op's steps are the registry's
+(``registry.DaskTree``, registered by the op's family: ``dask_tree(name)``), built by the
+family's tree module (``moments_tree``, ``logsumexp_tree``...). Where every reduced
 axis is one chunk already, each block is reduced in memory with no tree at all. A ``dtype=``
 that numpy accumulates in (a uint8 or float16 mean, a float32 var...) takes numpy's own
 algorithm in that dtype instead (``_in_dtype``: sums in the dtype, var/std in two passes).
@@ -31,6 +33,7 @@ from .._reduce_plan import reduce_array
 from . import _in_dtype
 from . import _partials as part
 from . import _trees as tree
+from .norms_tree import power_sum
 
 __all__ = ["dask_tree", "l2_normalize_dask", "reduce_dask", "result_dtype"]
 
@@ -195,7 +198,7 @@ def l2_normalize_dask(
         x,
         functools.partial(
             tree.chunk_step,
-            step=functools.partial(part.power_sum, p=2.0, real=real, backend=get_backend()),
+            step=functools.partial(power_sum, p=2.0, real=real, backend=get_backend()),
         ),
         functools.partial(tree.ufunc_aggregate, ufunc=np.add, result_dtype=real),
         axis=axes,
