@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from . import reduce_with as _reduce_with
+from . import registry
 from ._layouts import KERNEL_CHARS, SHORT_ROW, kernel_dtype, layout, one_block, one_reduced_block
 from ._numpy_runners import Run, numpy_runner
 from ._thread_policy import PARALLEL_FROM_ELEMENTS as PARALLEL_FROM_ELEMENTS
@@ -113,12 +114,6 @@ DIRECT_KERNEL_CHARS = KERNEL_CHARS
 #: ... and reduced lengths past which a layout keeps numpy's loops (numpy's SIMD argmax pays
 #: a fixed cost per row: the kernels win on many short rows, lose on fewer long ones)
 DIRECT_LONGEST: dict[tuple[str, str], int] = _CROSSOVERS["direct_longest"]
-#: Reductions whose result does not depend on the order the elements are visited in (no
-#: rounding: comparisons, logical tests): only these may switch between numpy's loops and the
-#: numba kernels with the machine's load (``PARALLEL_ONLY``) or while their kernels compile
-#: (``_background_compile``); numpy's loops and the kernels give them the same bits
-#: (tests/runtime/test_deterministic.py)
-ORDER_FREE_OPS = frozenset(("max", "min", "any", "all", "argmax", "argmin", "nanmax", "nanmin"))
 #: The entries of ``NUMBA_FROM_BYTES`` that hold only while the backend's parallel kernels
 #: will run (``parallel_kernels_expected``, checked per call); serially numpy's loops (or the
 #: direct kernels, where ``DIRECT_FROM_BYTES`` says so) run there
@@ -131,12 +126,6 @@ PARALLEL_ONLY: frozenset[tuple[str, str]] = frozenset(
 #: ``NUMBA_FROM_BYTES`` entries that hold for some input dtypes only (``dtype.char``); the
 #: others run numpy's loops
 NUMBA_DTYPES: dict[tuple[str, str], frozenset[str]] = _CROSSOVERS["numba_dtypes"]
-#: Reductions that read each element once with little arithmetic. In a layout the numba
-#: backend must copy first (not ``one_block``: ``x[::2]``, ``x[:, ::2]``, broadcast views)
-#: numpy's loops, which read it in place, are faster: the sums always, max/min/any/all but
-#: over rows whose elements are themselves apart in memory (numpy's slow loop)
-_STREAMING = frozenset(("sum", "prod", "mean", "max", "min", "any", "all"))
-_SUMS = frozenset(("sum", "prod", "mean"))
 #: ops missing from the table (new reductions) run numba from this size
 DEFAULT_NUMBA_FROM_BYTES: int = _CROSSOVERS["default"]
 
@@ -198,10 +187,12 @@ def runner(
         # 1.28-1.40x numpy's time, var 1.13-1.39x)
         return numpy_runner(op, axes, ndim, keepdims, dtype, input_dtype, shape)
     where = layout(shape, strides, axes)
-    if op in _STREAMING and not one_block(shape, strides, itemsize):
+    routes = registry.routes(op)
+    in_place = None if routes is None else routes.numpy_for_copied_layouts
+    if in_place is not None and not one_block(shape, strides, itemsize):
         steps = [abs(st) for n, st in zip(shape, strides, strict=True) if n != 1]
         strided_rows = where in ("rows", "short_rows") and min(steps) > itemsize
-        if op in _SUMS or not strided_rows:
+        if in_place == "always" or not strided_rows:
             return numpy_runner(op, axes, ndim, keepdims, dtype, input_dtype, shape)
     threshold = numba_from_bytes(op, where)
     backend_runs = threshold is not None and nbytes >= threshold
@@ -219,7 +210,7 @@ def runner(
         return numpy_run
     if input_dtype is None:
         return kernel_run
-    if op not in ORDER_FREE_OPS:
+    if routes is None or not routes.order_free:
         # its kernels compile in the foreground, the next plans' in a helper process
         from ._compile_ahead import compile_ahead
 
@@ -321,3 +312,12 @@ def _backend_runner(
     if not keepdims and len(axes) == ndim:
         return lambda a, params: np.asarray(run(a, axes, keepdims, dtype, **params))
     return lambda a, params: run(a, axes, keepdims, dtype, **params)
+
+
+def __getattr__(name: str) -> frozenset[str]:
+    """``ORDER_FREE_OPS``: the reductions whose result does not depend on the order the
+    elements are visited in (``Routes.order_free``, stated by each family when it registers;
+    computed on first use so that importing this module imports no family)."""
+    if name == "ORDER_FREE_OPS":
+        return registry.routed_names(lambda routes: routes.order_free)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,6 +1,7 @@
 """The extremes and arg-extremes: ``max``, ``min``, ``any``, ``all``, ``argmax`` and
 ``argmin``, registered once (``registry.py``, ``Routes``). Their results do not depend on
-the order the elements are visited in (``_routing.ORDER_FREE_OPS``).
+the order the elements are visited in (``Routes.order_free``); max/min/any/all read each
+element once (``Routes.numpy_for_copied_layouts``).
 
 Here: the numpy backend's functions. Named by the ``Routes``: numpy's runners
 (``_numpy_runners.ufunc_runner``, ``arg_runner``: numpy's runners of the older families stay
@@ -22,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._numpy_runners import arg_runner, ufunc_runner
-from .registry import Routes, register, routed
+from .registry import DaskTree, Routes, register, routed
 
 Array = npt.NDArray[Any]
 
@@ -62,11 +63,62 @@ def _argmin(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any
 
 _NUMBA = "typedtensor._backend._numba"
 _BOOL = np.dtype(bool)
+
+
+def _reads_once(backend: Any, runner: Any, numba: str) -> Routes:
+    """max/min/any/all: order-free, one read per element (numpy's loops over a layout the
+    kernels would copy, but for strided rows)."""
+    return Routes(
+        backend,
+        runner,
+        numba=f"{_NUMBA}:{numba}",
+        order_free=True,
+        numpy_for_copied_layouts="unless_strided_rows",
+    )
+
+
+_STEPS = "typedtensor._dask.tree_steps"
+
+
+def _merged_by(ufunc: np.ufunc, empty: str, partial: str) -> DaskTree:
+    """dask: each chunk's extreme (or test), merged by ``ufunc``."""
+    options = (("ufunc", ufunc), ("empty", empty), ("partial", partial))
+    return DaskTree(f"{_STEPS}:ufunc_steps", options)
+
+
+#: dask: each chunk's ``(value, global index)`` candidate, merged by value then index
+_CANDIDATES = DaskTree(
+    "typedtensor._dask.arg_extremes_tree:arg_tree", candidates=True, complex_one_chunk=True
+)
 register(
-    routed("max", Routes(_max, ufunc_runner(np.maximum, None), numba=f"{_NUMBA}:_max")),
-    routed("min", Routes(_min, ufunc_runner(np.minimum, None), numba=f"{_NUMBA}:_min")),
-    routed("any", Routes(_any, ufunc_runner(np.logical_or, _BOOL), numba=f"{_NUMBA}:_any")),
-    routed("all", Routes(_all, ufunc_runner(np.logical_and, _BOOL), numba=f"{_NUMBA}:_all")),
-    routed("argmax", Routes(_argmax, arg_runner, numba=f"{_NUMBA}:_argmax")),
-    routed("argmin", Routes(_argmin, arg_runner, numba=f"{_NUMBA}:_argmin")),
+    routed(
+        "max",
+        _reads_once(_max, ufunc_runner(np.maximum, None), "_max"),
+        _merged_by(np.maximum, "lowest", "input"),
+    ),
+    routed(
+        "min",
+        _reads_once(_min, ufunc_runner(np.minimum, None), "_min"),
+        _merged_by(np.minimum, "highest", "input"),
+    ),
+    routed(
+        "any",
+        _reads_once(_any, ufunc_runner(np.logical_or, _BOOL), "_any"),
+        _merged_by(np.logical_or, "zero", "bool"),
+    ),
+    routed(
+        "all",
+        _reads_once(_all, ufunc_runner(np.logical_and, _BOOL), "_all"),
+        _merged_by(np.logical_and, "one", "bool"),
+    ),
+    routed(
+        "argmax",
+        Routes(_argmax, arg_runner, numba=f"{_NUMBA}:_argmax", order_free=True),
+        _CANDIDATES,
+    ),
+    routed(
+        "argmin",
+        Routes(_argmin, arg_runner, numba=f"{_NUMBA}:_argmin", order_free=True),
+        _CANDIDATES,
+    ),
 )

@@ -27,7 +27,7 @@ from ._numpy_runners import (
     _quiet_state,
     on_float_input,
 )
-from .registry import Routes, register, routed
+from .registry import DaskTree, Routes, register, routed
 
 Array = npt.NDArray[Any]
 
@@ -85,6 +85,7 @@ register(
             numba=f"{_NUMBA}:reduce",
             direct=f"{_NUMBA}:direct",
         ),
-        dask="tree",  # _dask/reductions.py: (m, s) pairs per chunk, merged in a tree
+        # dask: (m, s) pairs per chunk, merged in a tree; complex input in one chunk
+        DaskTree("typedtensor._dask.logsumexp_tree:lse_steps", complex_one_chunk=True),
     )
 )

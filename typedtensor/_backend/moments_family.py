@@ -21,7 +21,7 @@ import numpy.typing as npt
 
 from ._numpy import _count, _shape
 from ._numpy_runners import moments_runner
-from .registry import Routes, register, routed
+from .registry import DaskTree, Routes, register, routed
 
 __all__ = ["moment_in_named_dtype"]
 
@@ -82,7 +82,15 @@ def moment_in_named_dtype(
 
 
 _NUMBA = "typedtensor._backend._numba"
+
+
+def _moments(sqrt: bool) -> DaskTree:
+    """dask: ``(n, mean, m2)`` per chunk, Chan's merge (``_dask/tree_steps.moment_steps``)."""
+    options = (("skip_nan", False), ("sqrt", sqrt))
+    return DaskTree("typedtensor._dask.moments_tree:moment_steps", options)
+
+
 register(
-    routed("var", Routes(_var, moments_runner, numba=f"{_NUMBA}:_var")),
-    routed("std", Routes(_std, moments_runner, numba=f"{_NUMBA}:_std")),
+    routed("var", Routes(_var, moments_runner, numba=f"{_NUMBA}:_var"), _moments(sqrt=False)),
+    routed("std", Routes(_std, moments_runner, numba=f"{_NUMBA}:_std"), _moments(sqrt=True)),
 )

@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._numpy_nan import all_nan_error
-from .registry import Operation, Routes, register, routed
+from .registry import DaskTree, Operation, Routes, register, routed
 
 Array = npt.NDArray[Any]
 
@@ -89,19 +89,44 @@ def _count_nonzero(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dt
 _NUMBA = "typedtensor._backend._numba.nan_reductions:reduce_nan"
 
 
-def _nan_aware(name: str, backend: Any) -> Operation:
-    return routed(name, Routes(backend, numba=_NUMBA, numba_checks_itself=True))
+def _nan_aware(name: str, backend: Any, dask: DaskTree, order_free: bool = False) -> Operation:
+    routes = Routes(backend, numba=_NUMBA, numba_checks_itself=True, order_free=order_free)
+    return routed(name, routes, dask)
+
+
+_STEPS = "typedtensor._dask.tree_steps"
+
+
+def _merged_by(ufunc: np.ufunc, empty: str, partial: str = "result") -> DaskTree:
+    """dask: each chunk's partial is the op itself, merged by ``ufunc``."""
+    options = (("ufunc", ufunc), ("empty", empty), ("partial", partial))
+    return DaskTree(f"{_STEPS}:ufunc_steps", options)
+
+
+def _moments(sqrt: bool) -> DaskTree:
+    options = (("skip_nan", True), ("sqrt", sqrt))
+    return DaskTree("typedtensor._dask.moments_tree:moment_steps", options)
+
+
+_NANMEAN = DaskTree("typedtensor._dask.mean_tree:mean_steps", (("skip_nan", True),))
+_CANDIDATES = DaskTree(
+    "typedtensor._dask.arg_extremes_tree:arg_tree", candidates=True, complex_one_chunk=True
+)
 
 
 register(
-    _nan_aware("nansum", _nansum),
-    _nan_aware("nanprod", _nanprod),
-    _nan_aware("nanmean", _nanmean),
-    _nan_aware("nanmax", _nanmax),
-    _nan_aware("nanmin", _nanmin),
-    _nan_aware("nanvar", _nanvar),
-    _nan_aware("nanstd", _nanstd),
-    _nan_aware("nanargmax", _nanargmax),
-    _nan_aware("nanargmin", _nanargmin),
-    _nan_aware("count_nonzero", _count_nonzero),
+    _nan_aware("nansum", _nansum, _merged_by(np.add, "zero")),
+    _nan_aware("nanprod", _nanprod, _merged_by(np.multiply, "one")),
+    _nan_aware(
+        "nanmean",
+        _nanmean,
+        DaskTree("typedtensor._dask.mean_tree:mean_steps", (("skip_nan", True),)),
+    ),
+    _nan_aware("nanmax", _nanmax, _merged_by(np.fmax, "nan_or_lowest", "input"), True),
+    _nan_aware("nanmin", _nanmin, _merged_by(np.fmin, "nan_or_highest", "input"), True),
+    _nan_aware("nanvar", _nanvar, _moments(sqrt=False)),
+    _nan_aware("nanstd", _nanstd, _moments(sqrt=True)),
+    _nan_aware("nanargmax", _nanargmax, _CANDIDATES),
+    _nan_aware("nanargmin", _nanargmin, _CANDIDATES),
+    _nan_aware("count_nonzero", _count_nonzero, _merged_by(np.add, "zero")),
 )

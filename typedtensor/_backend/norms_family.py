@@ -29,7 +29,7 @@ from ._numpy_runners import (
     on_float_input,
 )
 from .norm_finish import l2_denominator, norm_from_power_sum
-from .registry import Routes, register, routed
+from .registry import DaskTree, Routes, register, routed
 
 Array = npt.NDArray[Any]
 
@@ -154,9 +154,15 @@ def _l2_normalize_numpy_runner(plan: RunnerPlan) -> Run | None:
 
 _NUMBA = "typedtensor._backend._numba"
 register(
-    routed("norm", Routes(_norm, _norm_numpy_runner, numba=f"{_NUMBA}:_norm")),
+    routed(
+        "norm",
+        Routes(_norm, _norm_numpy_runner, numba=f"{_NUMBA}:_norm"),
+        # dask: float64 sums of |x|^p per chunk (max/min |x|, a count for p = inf, -inf, 0)
+        DaskTree("typedtensor._dask.norms_tree:norm_steps"),
+    ),
     routed(
         "l2_normalize",
         Routes(_l2_normalize, _l2_normalize_numpy_runner, numba=f"{_NUMBA}:_l2_normalize"),
+        None,  # shape kept: _dask/reductions.l2_normalize_dask
     ),
 )

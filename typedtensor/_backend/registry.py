@@ -10,8 +10,8 @@ Each family module (``FAMILIES``: ``sums_family.py``, ``extremes_family.py``,
   backend's runner for that layout and dtype, or ``None`` where its kernels do not cover it
   (the reference runs instead);
 - ``dask``: how a dask-backed Tensor reduces it (``"one_chunk"``: the reduced axes are
-  rechunked into one chunk and each block runs the in-memory runner; a tree reduction would
-  name its partial and merge here; ``"tree"``: the tree of ``_dask/reductions.py``);
+  rechunked into one chunk and each block runs the in-memory runner; a ``DaskTree``: the
+  builder of its tree's chunk, combine and aggregate steps, by name);
 - ``routes`` (every family but the order statistics; ``routed(name, Routes(...))`` builds
   the entry): the code paths that ``_routing.runner`` chooses among per plan (``Routes``),
   each backend's one lookup of the op (``routes(name)``); such an op is routed, not bound.
@@ -33,7 +33,7 @@ import functools
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -42,6 +42,7 @@ from .. import _rules as rules
 
 __all__ = [
     "FAMILIES",
+    "DaskTree",
     "OPERATIONS",
     "Operation",
     "Routes",
@@ -51,6 +52,7 @@ __all__ = [
     "register",
     "resolve",
     "routed",
+    "routed_names",
     "routes",
 ]
 
@@ -101,6 +103,42 @@ class Routes:
     numba: str | None = None
     numba_checks_itself: bool = False
     direct: str | None = None
+    #: the result does not depend on the order the elements are visited in (comparisons,
+    #: logical tests: no rounding): numpy's loops give the kernels' bits, so ``_routing`` may
+    #: switch between them with the machine's load (``PARALLEL_ONLY``) or serve numpy's
+    #: loops while the kernels compile (``_background_compile``); an op that rounds must not
+    order_free: bool = False
+    #: in a layout the numba backend must copy first (not one block: ``x[::2]``, broadcast
+    #: views), numpy's loops, which read it in place, run instead: ``"always"`` (the sums:
+    #: one read per element, little arithmetic), ``"unless_strided_rows"`` (max/min/any/all,
+    #: but over rows whose elements are themselves apart in memory, numpy's slow loop), or
+    #: ``None`` (the numba backend's copy pays: every other op)
+    numpy_for_copied_layouts: Literal["always", "unless_strided_rows"] | None = None
+
+
+@dataclass(frozen=True)
+class DaskTree:
+    """How a dask-backed Tensor reduces a routed op when a reduced axis spans several chunks:
+    a tree whose chunk, combine and aggregate steps ``steps`` builds.
+
+    - ``steps``: ``"module:function"`` (imported on first use: dask only then), called as
+      ``steps(name, in_dtype, axes, shape, params, out_dtype, backend, **options)`` and
+      returning ``(chunk, combine, aggregate, partial dtype)`` for ``dask.array.reduction``;
+      with ``candidates`` it builds the whole graph instead,
+      ``steps(array, name, axes, keepdims, split_every, backend, **options)`` (the
+      arg-extremes: each chunk's ``(value, global index)`` needs the chunk's offset);
+    - ``options``: fixed keyword arguments of ``steps`` (the merging ufunc, the partial's
+      dtype...);
+    - ``complex_one_chunk``: complex input has no tree (logsumexp, the arg-extremes): its
+      reduced axes are rechunked into one chunk and each block reduced in memory.
+
+    ``DaskTree("typedtensor._dask.tree_steps:moment_steps", (("skip_nan", False),))``
+    """
+
+    steps: str
+    options: tuple[tuple[str, Any], ...] = ()
+    candidates: bool = False
+    complex_one_chunk: bool = False
 
 
 @dataclass(frozen=True)
@@ -110,18 +148,21 @@ class Operation:
     name: str
     reference: Reference
     bind_numba: NumbaBinder | None = None
-    #: how a dask-backed Tensor computes it: ``"one_chunk"`` (see the module docstring)
-    dask: str = "one_chunk"
+    #: how a dask-backed Tensor computes it: ``"one_chunk"`` (see the module docstring), a
+    #: ``DaskTree``, or ``None`` (a shape-keeping op with a path of its own: l2_normalize)
+    dask: DaskTree | str | None = "one_chunk"
     #: fixed parameters the runners get with every call's (``nanmedian``: ``skip_nan``)
     options: tuple[tuple[str, Any], ...] = ()
     #: the routed code paths of an op of the older families (``Routes``); ``None``: ``bind``
     routes: Routes | None = None
 
 
-def routed(name: str, routes: Routes, dask: str = "tree") -> Operation:
+def routed(name: str, routes: Routes, dask: DaskTree | None = None) -> Operation:
     """The ``Operation`` of a routed op: its reference is the numpy backend's function
-    (``routes.backend``) in the rules' result dtype; ``dask="tree"``: the tree reduction of
-    ``_dask/reductions.py``."""
+    (``routes.backend``) in the rules' result dtype; ``dask``: its tree (``DaskTree``), which
+    ``_dask/reductions.py`` builds (``None``: no tree, a dask-backed Tensor's reduction
+    raises; l2_normalize keeps the shape and has a path of its own;
+    ``tests/dask/test_dask_recipes.py`` checks every registered reduction has its recipe)."""
     backend = routes.backend
 
     def reference(a: Array, axes: tuple[int, ...], keepdims: bool, params: dict[str, Any]) -> Array:
@@ -158,6 +199,15 @@ def operation(name: str) -> Operation | None:
     """The registered operation ``name``, or ``None`` (``operation("median").name == "median"``)."""
     _load()
     return OPERATIONS.get(name)
+
+
+def routed_names(decides: Callable[[Routes], bool]) -> frozenset[str]:
+    """The routed ops whose ``Routes`` ``decides`` holds for
+    (``routed_names(lambda r: r.order_free)`` contains ``"argmax"``)."""
+    _load()
+    return frozenset(
+        name for name, op in OPERATIONS.items() if op.routes is not None and decides(op.routes)
+    )
 
 
 def routes(name: str) -> Routes | None:

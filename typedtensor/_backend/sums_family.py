@@ -21,7 +21,7 @@ import numpy.typing as npt
 
 from ._numpy import _count, _shape
 from ._numpy_runners import moments_runner, ufunc_runner
-from .registry import Routes, register, routed
+from .registry import DaskTree, Routes, register, routed
 
 Array = npt.NDArray[Any]
 
@@ -44,8 +44,33 @@ def _mean(a: Array, axes: tuple[int, ...], keepdims: bool, dtype: np.dtype[Any])
 
 
 _NUMBA = "typedtensor._backend._numba"
+_STEPS = "typedtensor._dask.tree_steps"
+
+
+def _routes(backend: Any, numpy_runner: Any, numba: str) -> Routes:
+    """One read per element, little arithmetic: numpy's loops run over a layout the kernels
+    would copy (``Routes.numpy_for_copied_layouts``)."""
+    return Routes(backend, numpy_runner, f"{_NUMBA}:{numba}", numpy_for_copied_layouts="always")
+
+
+def _merged_by(ufunc: np.ufunc, empty: str) -> DaskTree:
+    """dask: each chunk's sum or product, merged by ``ufunc``."""
+    return DaskTree(f"{_STEPS}:ufunc_steps", (("ufunc", ufunc), ("empty", empty)))
+
+
 register(
-    routed("sum", Routes(_sum, ufunc_runner(np.add, "result"), numba=f"{_NUMBA}:_sum")),
-    routed("prod", Routes(_prod, ufunc_runner(np.multiply, "result"), numba=f"{_NUMBA}:_prod")),
-    routed("mean", Routes(_mean, moments_runner, numba=f"{_NUMBA}:_mean")),
+    routed(
+        "sum", _routes(_sum, ufunc_runner(np.add, "result"), "_sum"), _merged_by(np.add, "zero")
+    ),
+    routed(
+        "prod",
+        _routes(_prod, ufunc_runner(np.multiply, "result"), "_prod"),
+        _merged_by(np.multiply, "one"),
+    ),
+    routed(
+        "mean",
+        _routes(_mean, moments_runner, "_mean"),
+        # dask: float64 sums scaled by the count at the root
+        DaskTree("typedtensor._dask.mean_tree:mean_steps", (("skip_nan", False),)),
+    ),
 )

@@ -2,10 +2,12 @@
 are typedtensor's kernels.
 
 ``reduce_dask(x, "var", (0,), False, {"correction": 0})`` builds the lazy graph: each chunk
-is reduced once, in one pass at kernel speed, to a partial (``_partials``: ``(n, mean, m2)``
-for var/std, ``(m, s)`` pairs for logsumexp, ``sum |x|^p`` for the norms, ``(value, global
-index)`` for argmax...), partials merge up a tree of ``split_every`` fan-in (``_trees``), and
-the root turns the merged partial into numpy's answer (value and dtype). Where every reduced
+is reduced once, in one pass at kernel speed, to a partial (``(n, mean, m2)`` for var/std,
+``(m, s)`` pairs for logsumexp, ``sum |x|^p`` for the norms, ``(value, global index)`` for
+argmax...), partials merge up a tree of ``split_every`` fan-in, and the root turns the
+merged partial into numpy's answer (value and dtype). Each op's steps are the registry's
+(``registry.DaskTree``, registered by the op's family: ``dask_tree(name)``), built by the
+family's tree module (``moments_tree``, ``logsumexp_tree``...). Where every reduced
 axis is one chunk already, each block is reduced in memory with no tree at all. A ``dtype=``
 that numpy accumulates in (a uint8 or float16 mean, a float32 var...) takes numpy's own
 algorithm in that dtype instead (``_in_dtype``: sums in the dtype, var/std in two passes).
@@ -17,43 +19,26 @@ errors are raised while the graph is built; nothing here checks them again.
 from __future__ import annotations
 
 import functools
-import math
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from .. import _rules as rules
-from .._backend import get_backend, partials, use_backend
+from .._backend import get_backend, partials, registry, use_backend
 from .._backend.norm_finish import l2_denominator
 from .._dtypes import BY_NAME, dtype_class_of
 from .._reduce_plan import reduce_array
 from . import _in_dtype
 from . import _partials as part
 from . import _trees as tree
+from .norms_tree import power_sum
 
-__all__ = ["l2_normalize_dask", "reduce_dask", "result_dtype"]
+__all__ = ["dask_tree", "l2_normalize_dask", "reduce_dask", "result_dtype"]
 
 Array = npt.NDArray[Any]
 DaskArray = Any  # dask.array.Array (dask is an optional dependency)
-
-#: ops whose partial is the op itself, merged by one ufunc: (ufunc, value of an empty chunk)
-_UFUNC_OPS: dict[str, tuple[np.ufunc, str]] = {
-    "sum": (np.add, "zero"),
-    "nansum": (np.add, "zero"),
-    "prod": (np.multiply, "one"),
-    "nanprod": (np.multiply, "one"),
-    "any": (np.logical_or, "zero"),
-    "all": (np.logical_and, "one"),
-    "count_nonzero": (np.add, "zero"),
-    "max": (np.maximum, "lowest"),
-    "min": (np.minimum, "highest"),
-    "nanmax": (np.fmax, "nan_or_lowest"),
-    "nanmin": (np.fmin, "nan_or_highest"),
-}
-_ARG_OPS = ("argmax", "argmin", "nanargmax", "nanargmin")
-_MOMENT_OPS = ("var", "std", "nanvar", "nanstd")
 
 
 def result_dtype(name: str, input_dtype: np.dtype[Any], dtype: object = None) -> np.dtype[Any]:
@@ -99,13 +84,16 @@ def reduce_dask(
         )
     if array.ndim == 0 or not axes or all(array.numblocks[d] == 1 for d in axes):
         return _blockwise(array, name, axes, keepdims, params, out_dtype, named)
-    if array.dtype.kind == "c" and name in ("logsumexp", *_ARG_OPS):
+    recipe = dask_tree(name)
+    if array.dtype.kind == "c" and recipe.complex_one_chunk:
         # no tree for these: each output's reduced axes gathered into one chunk
         gathered = array.rechunk(dict.fromkeys(axes, -1))
         return _blockwise(gathered, name, axes, keepdims, params, out_dtype, named)
-    if name in _ARG_OPS:
-        return _arg_tree(array, name, axes, keepdims, split_every, backend)
-    steps = _tree_steps(name, array.dtype, axes, array.shape, params, out_dtype, backend)
+    build = registry.resolve(recipe.steps)
+    options = dict(recipe.options)
+    if recipe.candidates:
+        return build(array, name, axes, keepdims, split_every, backend, **options)
+    steps = build(name, array.dtype, axes, array.shape, params, out_dtype, backend, **options)
     chunk, combine, aggregate, _ = steps
     import dask.array as da
 
@@ -125,136 +113,6 @@ def reduce_dask(
     )
 
 
-Steps = tuple[Callable[..., Array], Callable[..., Array], Callable[..., Array], np.dtype[Any]]
-
-
-def _tree_steps(
-    name: str,
-    in_dtype: np.dtype[Any],
-    axes: tuple[int, ...],
-    shape: tuple[int, ...],
-    params: dict[str, Any],
-    out_dtype: np.dtype[Any],
-    backend: str,
-) -> Steps:
-    """(chunk, combine, aggregate, partial dtype) of reduction ``name``."""
-    p = functools.partial
-    if name in _UFUNC_OPS:
-        ufunc, empty = _UFUNC_OPS[name]
-        pdt = out_dtype if name not in ("max", "min", "nanmax", "nanmin") else in_dtype
-        if name in ("any", "all"):
-            pdt = np.dtype(bool)
-        chunk = p(
-            part.reduced_chunk,
-            op=name,
-            partial_dtype=pdt,
-            empty_fill=_fill(empty, pdt),
-            backend=backend,
-        )
-        combine = p(tree.ufunc_combine, ufunc=ufunc)
-        return chunk, combine, p(tree.ufunc_aggregate, ufunc=ufunc, result_dtype=out_dtype), pdt
-    if name == "mean" and any(math.isnan(shape[d]) for d in axes):  # unknown chunk sizes
-        chunk = p(part.nan_sum_count, backend=backend, skip_nan=False)
-        agg = p(tree.nan_mean_aggregate, result_dtype=out_dtype)
-        return chunk, tree.nan_sum_count_combine, agg, part.nan_sum_count_dtype(in_dtype)
-    if name == "mean":
-        count = math.prod(shape[d] for d in axes)
-        chunk = p(part.sum_f8, backend=backend)
-        agg = p(tree.ufunc_aggregate, ufunc=np.add, result_dtype=out_dtype, scale=count)
-        return chunk, p(tree.ufunc_combine, ufunc=np.add), agg, np.dtype(np.float64)
-    if name == "nanmean":
-        chunk = p(part.nan_sum_count, backend=backend)
-        agg = p(tree.nan_mean_aggregate, result_dtype=out_dtype)
-        return chunk, tree.nan_sum_count_combine, agg, part.nan_sum_count_dtype(in_dtype)
-    if name in _MOMENT_OPS:
-        skip_nan = name.startswith("nan")
-        chunk = p(part.moments, skip_nan=skip_nan, backend=backend)
-        agg = p(
-            tree.moments_aggregate,
-            correction=float(params.get("correction") or 0.0),
-            sqrt=name.endswith("std"),
-            skip_nan=skip_nan,
-            result_dtype=out_dtype,
-        )
-        return chunk, tree.moments_combine, agg, part.moments_dtype(in_dtype)
-    if name == "logsumexp":
-        chunk = p(part.lse_pairs, backend=backend)
-        agg = p(tree.lse_aggregate, result_dtype=out_dtype)
-        return chunk, tree.lse_combine, agg, part.LSE
-    if "p" in rules.REDUCTIONS[name].params:
-        return _norm_steps(params, out_dtype, backend)
-    raise ValueError(f"no dask tree for reduction {name!r}")  # pragma: no cover
-
-
-def _norm_steps(params: dict[str, Any], out_dtype: np.dtype[Any], backend: str) -> Steps:
-    """The norms: max/min of |x| for p = +-inf, a count for p = 0, float64 sums of |x|^p
-    for finite p (eps and the root once, at the end)."""
-    p = functools.partial
-    norm_p = float(params["p"])
-    if norm_p in (math.inf, -math.inf, 0.0):
-        op, ufunc, fill = (
-            ("count_nonzero", np.add, 0)
-            if norm_p == 0
-            else ("norm", np.maximum, 0)
-            if norm_p > 0
-            else ("norm", np.minimum, np.inf)
-        )
-        pdt = np.dtype(np.int64) if norm_p == 0 else out_dtype
-        chunk = p(
-            _norm_extreme_chunk, op=op, p=norm_p, partial_dtype=pdt, fill=fill, backend=backend
-        )
-        agg = p(tree.ufunc_aggregate, ufunc=ufunc, result_dtype=out_dtype)
-        return chunk, p(tree.ufunc_combine, ufunc=ufunc), agg, pdt
-    chunk = p(part.power_sum, p=norm_p, real=out_dtype, backend=backend)
-    agg = p(
-        tree.norm_aggregate,
-        p=norm_p,
-        eps=float(params.get("eps") or 0.0),
-        mode=str(params.get("mode") or "plain"),
-        result_dtype=out_dtype,
-    )
-    return chunk, p(tree.ufunc_combine, ufunc=np.add), agg, np.dtype(np.float64)
-
-
-def _norm_extreme_chunk(
-    x: Array,
-    axis: tuple[int, ...],
-    keepdims: bool,
-    *,
-    op: str,
-    p: float,
-    partial_dtype: np.dtype[Any],
-    fill: Any,
-    backend: str,
-) -> Array:
-    """max |x| (p = inf), min |x| (p = -inf) or the count of nonzeros (p = 0) of a chunk."""
-    if math.prod(x.shape[d] for d in axis) == 0:
-        return part.identity_partial(x.shape, axis, fill, partial_dtype)
-    if op == "count_nonzero":
-        return part.reduced_chunk(
-            x, axis, True, op=op, partial_dtype=partial_dtype, empty_fill=0, backend=backend
-        )
-    params = {"p": p, "eps": 0.0, "mode": "plain"}
-    with use_backend(backend), part.serial_kernels(backend):
-        return reduce_array(x, "norm", axis, True, params, partial_dtype)
-
-
-def _fill(kind: str, dtype: np.dtype[Any]) -> Any:
-    """The value of a chunk with nothing to reduce: the merge's identity."""
-    if kind == "zero":
-        return 0
-    if kind == "one":
-        return 1
-    if dtype.kind == "b":
-        return kind.endswith("highest")
-    if dtype.kind in "fc":
-        if kind.startswith("nan"):
-            return np.nan  # fmax/fmin skip it
-        return -np.inf if kind == "lowest" else np.inf
-    info = np.iinfo(dtype)
-    return info.min if kind.endswith("lowest") else info.max
-
-
 # --------------------------------------------------------------------------- one chunk deep
 def _reduce_block(
     block: Array,
@@ -272,6 +130,17 @@ def _reduce_block(
     backend = partials.serial_backend(name, block, axes, backend)  # numpy where it wins serially
     with use_backend(backend), part.serial_kernels(backend):
         return reduce_array(block, name, axis, keepdims, params, named)
+
+
+def dask_tree(name: str) -> registry.DaskTree:
+    """The tree recipe the registry holds for reduction ``name`` (the rules' ``norm_lp_*``
+    are ``norm`` with a mode): ``dask_tree("var").steps`` names ``moment_steps``."""
+    spec = rules.REDUCTIONS[name]
+    op = registry.operation("norm" if spec.norm_mode is not None else name)
+    recipe = None if op is None else op.dask
+    if not isinstance(recipe, registry.DaskTree):
+        raise ValueError(f"reduction {name!r} has no dask tree in the registry ({recipe!r})")
+    return recipe
 
 
 def _blockwise(
@@ -302,56 +171,6 @@ def _blockwise(
     return kept if keepdims or not axes else kept.squeeze(axis=axes)
 
 
-# --------------------------------------------------------------------------- argmax
-def _arg_tree(
-    array: DaskArray,
-    name: str,
-    axes: tuple[int, ...],
-    keepdims: bool,
-    split_every: int | Mapping[int, int] | None,
-    backend: str,
-) -> DaskArray:
-    """argmax/argmin: each chunk's ``(value, global index)`` candidate (map_blocks knows the
-    chunk's offset), merged by value then index up a tree."""
-    import dask.array as da
-
-    flat = len(axes) != 1 or array.ndim == 1
-    if flat:
-        axes = tuple(range(array.ndim))
-    unknown = [
-        d for d in (range(array.ndim) if flat else axes) if any(map(math.isnan, array.chunks[d]))
-    ]
-    if unknown:
-        raise ValueError(
-            f"{name} needs the chunk sizes of axis {unknown[0]} to place each chunk's index, "
-            "and this dask array does not know them (boolean indexing loses them); call "
-            "x.compute_chunk_sizes() on the dask array first"
-        )
-    pdt = part.arg_dtype(array.dtype)
-    chunks = tuple((1,) * len(c) if d in axes else c for d, c in enumerate(array.chunks))
-    candidates = array.map_blocks(
-        functools.partial(part.arg_candidates, axes=axes, flat=flat, op=name, backend=backend),
-        chunks=chunks,
-        dtype=pdt,
-        meta=np.empty((0,) * array.ndim, pdt),
-    )
-    ismax = name.endswith("argmax")
-    out_ndim = array.ndim if keepdims else array.ndim - len(axes)
-    return da.reduction(
-        candidates,
-        functools.partial(tree.chunk_step, step=tree.pass_through),
-        functools.partial(tree.arg_aggregate, ismax=ismax, skip_nan=name.startswith("nan")),
-        axis=axes,
-        keepdims=keepdims,
-        dtype=np.dtype(np.int64),
-        split_every=split_every,
-        combine=functools.partial(tree.arg_combine, ismax=ismax),
-        concatenate=True,
-        meta=np.empty((0,) * out_ndim, np.int64),
-        name=f"typedtensor-{name}",
-    )
-
-
 # --------------------------------------------------------------------------- l2_normalize
 def l2_normalize_dask(
     array: DaskArray, axes: tuple[int, ...], params: Mapping[str, Any]
@@ -379,7 +198,7 @@ def l2_normalize_dask(
         x,
         functools.partial(
             tree.chunk_step,
-            step=functools.partial(part.power_sum, p=2.0, real=real, backend=get_backend()),
+            step=functools.partial(power_sum, p=2.0, real=real, backend=get_backend()),
         ),
         functools.partial(tree.ufunc_aggregate, ufunc=np.add, result_dtype=real),
         axis=axes,
