@@ -23,6 +23,8 @@ from typedtensor import _rules as rules
 from typedtensor._tensor_reduction_methods import TableReductionMethods
 from typedtensor._tensor_reductions import ReductionMethods
 
+from .test_reduction_forwarders import _render_into
+
 KINDS = {False: inspect.Parameter.POSITIONAL_OR_KEYWORD, True: inspect.Parameter.KEYWORD_ONLY}
 #: the long spelling of ``AnyTensor`` (argmax/argmin's hand-written annotations)
 ANY_TENSOR = "Tensor[Any, Unpack[tuple[Any, ...]]]"
@@ -147,13 +149,6 @@ def test_methods_validate_and_reduce_as_numpy() -> None:
         x.l2_normalize(eps=-1, variant="keras")  # type: ignore[arg-type]  # variant first
     with pytest.raises(TypeError, match="eps must be a real number"):
         x.l2_normalize(eps="1")  # type: ignore[arg-type]
-
-
-def _render_into(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(generate, "ROOT", root)
-    for path, text in generate.render_all().items():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
 
 
 def test_check_fails_on_a_hand_edited_method(
