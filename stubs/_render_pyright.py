@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import inspect
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from typedtensor import _rules as rules
@@ -245,7 +245,7 @@ def render_descriptor(spec: rules.ReductionSpec, fn: Callable[..., Any], bound: 
     return "\n".join(lines) + "\n"
 
 
-def render_pyright_classes() -> str:
+def render_pyright_classes(methods: Mapping[str, Callable[..., Any]]) -> str:
     """Descriptor, dispatch and call classes of every reduction method.
 
     Every method goes through a descriptor: a flat ``self``-typed overload list lets pyright
@@ -255,17 +255,16 @@ def render_pyright_classes() -> str:
     Pyright resolves ``x.sum(axis=1)`` in three steps: ``_SumMethod.__get__`` solves the
     result dtype once (``_ReductionDTypes``) and packs ``x``'s dims into a callable type,
     ``_SumRank.__get__`` picks the class of ``x``'s rank (``render_dispatch``), and that
-    class's ``__call__`` overloads match only the axis/keepdims literals.
+    class's ``__call__`` overloads match only the axis/keepdims literals. ``methods``: the
+    runtime method of each row with one, by name.
     """
-    from typedtensor._tensor import Tensor
-
     bases: dict[str, str] = {}
     out_calls: list[str] = []
     out_methods: list[str] = []
     for name, spec in rules.REDUCTIONS.items():
         if not spec.method:
             continue
-        fn = getattr(Tensor, name)
+        fn = methods[name]
         key = call_class_key(spec, fn)
         if key not in bases:
             base = f"_{_camel(name)}"

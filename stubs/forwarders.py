@@ -65,42 +65,56 @@ def _call(receiver: str, spec: rules.ReductionSpec) -> tuple[str, list[str]]:
     return f"{receiver}._reduce", call
 
 
-def _return(function: str, args: list[str]) -> list[str]:
-    """``return function(*args)`` at the body's indent, wrapped as ruff formats it."""
+def return_lines(function: str, args: list[str], indent: str = "    ") -> list[str]:
+    """``return function(*args)`` at the body's ``indent``, wrapped as ruff formats it."""
     inner = ", ".join(args)
-    line = f"    return {function}({inner})"
+    line = f"{indent}return {function}({inner})"
     if len(line) <= LINE_LENGTH:
         return [line]
-    if len(f"        {inner}") <= LINE_LENGTH:
-        return [f"    return {function}(", f"        {inner}", "    )"]
-    return [f"    return {function}(", *(f"        {a}," for a in args), "    )"]
+    if len(f"{indent}    {inner}") <= LINE_LENGTH:
+        return [f"{indent}return {function}(", f"{indent}    {inner}", f"{indent})"]
+    return [f"{indent}return {function}(", *(f"{indent}    {a}," for a in args), f"{indent})"]
+
+
+def docstring(name: str, doc: str, indent: str) -> str:
+    """``doc`` as a docstring at ``indent`` (a blank line stays empty), or a ValueError naming
+    the reduction when the generated text could not hold it."""
+    if '"""' in doc or "\\" in doc or not doc:
+        raise ValueError(
+            f"reduction {name!r}: its doc must be a non-empty docstring text without "
+            'backslashes or """'
+        )
+    first, *rest = doc.split("\n")
+    return f'{indent}"""' + "\n".join([first, *(indent + r if r else "" for r in rest)]) + '"""'
+
+
+def signature_lines(
+    name: str, first: str, args: tuple[rules.Arg, ...], indent: str = ""
+) -> list[str]:
+    """``def name(first, *args) -> AnyTensor:`` at ``indent``, one parameter a line (a ``*``
+    before the first keyword-only one), as ruff formats it."""
+    lines = [f"{indent}def {name}(", f"{indent}    {first},"]
+    star = False
+    for a in args:
+        if a.keyword and not star:
+            lines.append(f"{indent}    *,")
+            star = True
+        lines.append(f"{indent}    {a.name}: {a.annotation} = {a.default},")
+    return [*lines, f"{indent}) -> AnyTensor:"]
 
 
 def render_function(spec: rules.ReductionSpec) -> str:
     """One forwarder, ``def <name>(x: AnyTensor, ...) -> AnyTensor`` with its docstring."""
-    if '"""' in spec.doc or "\\" in spec.doc or not spec.doc:
-        raise ValueError(
-            f"reduction {spec.name!r}: its doc must be a non-empty docstring text without "
-            'backslashes or """'
-        )
-    lines = [f"def {spec.name}(", "    x: AnyTensor,"]
-    star = False
-    for a in spec.function_args():
-        if a.keyword and not star:
-            lines.append("    *,")
-            star = True
-        lines.append(f"    {a.name}: {a.annotation} = {a.default},")
-    lines.append(") -> AnyTensor:")
-    doc = spec.doc.replace("\n", "\n    ")
-    lines.append(f'    """{doc}"""')
+    doc = docstring(spec.name, spec.doc, "    ")
+    lines = [*signature_lines(spec.name, "x: AnyTensor", spec.function_args()), doc]
     if spec.name in RANK0_INT_AXIS:
         lines += [
             "    t = _t(x)",
             f'    axis = rules.rank0_axis("{spec.name}", axis, t.ndim)  # type: ignore[assignment]',
         ]
-        lines += _return(*_call("t", spec))
+        lines += return_lines(*_call("t", spec))
     else:
-        lines += _return(*_call("_t(x)", spec))
+        lines += return_lines(*_call("_t(x)", spec))
     return "\n".join(lines) + "\n"
 
 

@@ -2,8 +2,9 @@
 
 Writes every ``typedtensor/*.pyi`` (``_dtypes``, ``_tensor``, ``_tensor_mypy``, ``reductions``,
 the function modules, ``_results``, ``fft``, ``quantiles``: ``render_all``) from the templates
-in ``stubs/templates`` and the rules in ``typedtensor._rules``, and the ``tt.`` reduction
-functions, ``typedtensor/reductions.py``, from the reduction table (``forwarders``).
+in ``stubs/templates`` and the rules in ``typedtensor._rules``, and from the reduction table
+the ``tt.`` reduction functions, ``typedtensor/reductions.py`` (``forwarders``), and the Tensor
+reduction methods, ``typedtensor/_tensor_reduction_methods.py`` (``_render_methods``).
 ``--check`` writes nothing and exits with status 1 when a committed file differs from what the
 generator renders now (CI runs it).
 """
@@ -22,6 +23,7 @@ from . import (
     _elementwise_modules,
     _render_dtypes,
     _render_fft,
+    _render_methods,
     _render_pyright,
     _render_quantiles,
     _render_rearranging,
@@ -58,19 +60,27 @@ def _fill(template: str, fields: dict[str, str]) -> str:
 def render_all(*, plain_only: bool = False) -> dict[Path, str]:
     """Path -> rendered text of every generated file (``plain_only``: no overloads in the
     files pyright reads; ``_tensor_mypy.pyi`` is rendered as always, pyright never parses it).
-    The reduction stubs read the signatures of the functions rendered here, not imported."""
+    The reduction stubs read the signatures of the functions and methods rendered here, not
+    imported."""
     from typedtensor import _tensor
 
     reductions_py = forwarders.render_forwarders()
     reductions = forwarders.load(reductions_py)
+    methods_py = _render_methods.render_methods()
+    generated_methods = vars(_render_methods.load(methods_py))
+    method_fns = {  # argmax/argmin: hand-written, read from the class
+        name: generated_methods.get(name) or getattr(_tensor.Tensor, name)
+        for name, spec in rules.REDUCTIONS.items()
+        if spec.method  # the nan* reductions and count_nonzero are functions only
+    }
 
     methods = []
     mypy_methods = []
     functions = []
     shared: dict[str, str] = {}
     for name, spec in rules.REDUCTIONS.items():
-        if spec.method:  # the nan* reductions and count_nonzero are functions only
-            method = getattr(_tensor.Tensor, name)
+        method = method_fns.get(name)
+        if method is not None:
             methods.append(_render_reductions.render_method(spec, method, plain_only=plain_only))
             mypy_methods.append(_render_reductions.render_mypy_method(spec, method))
         fn = getattr(reductions, name)
@@ -105,7 +115,9 @@ def render_all(*, plain_only: bool = False) -> dict[Path, str]:
                 "SHAPE_CLASSES": "" if plain_only else shape_ops.render_classes(),
                 "PYRIGHT_CLASSES": ""
                 if plain_only
-                else _render_pyright.render_pyright_classes().replace(ANY_TENSOR, "AnyTensor"),
+                else _render_pyright.render_pyright_classes(method_fns).replace(
+                    ANY_TENSOR, "AnyTensor"
+                ),
             },
         ),
         **(
@@ -134,6 +146,7 @@ def render_all(*, plain_only: bool = False) -> dict[Path, str]:
             "_results.pyi.tmpl", _render_results.render_results()
         ),
         ROOT / "typedtensor" / "reductions.py": reductions_py,
+        ROOT / "typedtensor" / "_tensor_reduction_methods.py": methods_py,
         ROOT / "typedtensor" / "reductions.pyi": _fill(
             "reductions.pyi.tmpl",
             {"REDUCTIONS": "\n".join(functions).rstrip("\n"), "ALL": names},

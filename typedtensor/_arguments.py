@@ -1,7 +1,8 @@
 """Validation of call arguments shared by the Tensor methods and the module functions:
 shape-rule errors re-raised as numpy's exception classes, axis normalisation, real-number
-parameters (``correction``, the norms' ``p`` and ``eps``), shapes given as tuples, and the
-broadcast check of binary operations (cached per shape pair)."""
+parameters (``correction``, the norms' ``p`` and ``eps``, ``l2_normalize``'s ``eps`` and
+``variant``), shapes given as tuples, and the broadcast check of binary operations (cached per
+shape pair)."""
 
 from __future__ import annotations
 
@@ -77,6 +78,20 @@ def _norm_params(p: object, eps: object, mode: object) -> tuple[float, float]:
     elif not (math.isfinite(p_) and p_ > 0):
         raise ValueError(f"norm mode {mode!r} needs a finite p > 0, got p={p_}")
     return p_, eps_
+
+
+def _l2_normalize_eps(eps: object, variant: object) -> float:
+    """``l2_normalize``'s ``eps`` as a float >= 0, once ``variant`` is one of
+    ``rules.L2_VARIANTS``: ``_l2_normalize_eps(1e-12, "pytorch") -> 1e-12``."""
+    if variant not in rules.L2_VARIANTS:
+        raise ValueError(
+            f"unknown l2_normalize variant {variant!r}; choose one of "
+            f"{', '.join(rules.L2_VARIANTS)}"
+        )
+    eps_ = _real("eps", eps)
+    if eps_ < 0:
+        raise ValueError(f"eps must be >= 0, got {eps_}")
+    return eps_
 
 
 def _shape_tuple(shape: object) -> tuple[int, ...]:

@@ -150,12 +150,14 @@ _NOT_METHODS = frozenset(vars(type("_Empty", (), {}))) | {
 
 
 def install(cls: type, *families: type, **methods: object) -> None:
-    """Set each family class's members and ``methods`` on ``cls``, which must not define any
-    of them already (a name defined twice is an error, not a silent override)."""
+    """Set each family class's members (its bases' too, a subclass's winning) and ``methods``
+    on ``cls``, which must not define any of them already (a name defined twice is an error,
+    not a silent override)."""
     members = {
         name: value
         for family in families
-        for name, value in vars(family).items()
+        for klass in reversed(family.__mro__[:-1])  # object's members are not a family's
+        for name, value in vars(klass).items()
         if name not in _NOT_METHODS
     }
     members.update(methods)

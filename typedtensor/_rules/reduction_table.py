@@ -1,6 +1,7 @@
 """The reduction table, ``REDUCTIONS``: name -> result-dtype rule, identity, axis form, extra
-parameters and the ``tt.`` function's signature and docstring (``python -m stubs.generate``
-writes ``typedtensor/reductions.py`` from it)."""
+parameters, the ``tt.`` function's signature and docstring and the method's docstring
+(``python -m stubs.generate`` writes ``typedtensor/reductions.py`` and the Tensor methods,
+``typedtensor/_tensor_reduction_methods.py``, from it)."""
 
 from __future__ import annotations
 
@@ -60,6 +61,9 @@ class ReductionSpec:
     norm_mode: str | None = None
     #: the ``tt.`` function's docstring, with a shape example (generated ``reductions.py``)
     doc: str = ""
+    #: the Tensor method's docstring (generated ``_tensor_reduction_methods.py``; argmax's and
+    #: argmin's hand-written methods read theirs); empty for a function only
+    method_doc: str = ""
     #: a Tensor method as well as a ``tt.`` function (numpy's ndarray has no ``nan*`` methods);
     #: the function calls the method, or ``Tensor._reduce`` for a function only
     method: bool = True
@@ -110,6 +114,10 @@ def _table() -> dict[str, ReductionSpec]:
             doc="Sum over ``axis``: ``tt.sum(x, axis=1)`` on (8, 3, 4) -> (8, 4); "
             "``dtype=tt.float64``\naccumulates in float64 (numpy's ``dtype=``, also on prod, "
             "mean, var, std).",
+            method_doc="Sum over ``axis``: ``(8, 3, 4).sum(axis=1) -> (8, 4)``; ints widen to "
+            "int64/uint64.\n\n``dtype=`` (a dtype class, numpy dtype or name) accumulates in "
+            "and returns that dtype,\nas numpy's: ``x.sum(dtype=tt.float64)`` of float32. So do "
+            "prod, mean, var and std.",
         ),
         ReductionSpec(
             "prod",
@@ -117,6 +125,8 @@ def _table() -> dict[str, ReductionSpec]:
             1,
             dtype_arg=True,
             doc="Product over ``axis``: ``tt.prod(x, axis=0)`` on (8, 3) -> (3,).",
+            method_doc="Product over ``axis``: ``(8, 3).prod(axis=0) -> (3,)``; ints widen to "
+            "int64/uint64.",
         ),
         ReductionSpec(
             "mean",
@@ -124,24 +134,36 @@ def _table() -> dict[str, ReductionSpec]:
             math.nan,
             dtype_arg=True,
             doc="Mean over ``axis``: ``tt.mean(x, axis=-1, keepdims=True)`` on (8, 3) -> (8, 1).",
+            method_doc="Mean over ``axis``: ``(8, 3).mean(axis=-1, keepdims=True) -> (8, 1)``; "
+            "ints: float64.",
         ),
         ReductionSpec(
             "max",
             s.SAME,
             None,
             doc="Maximum over ``axis`` (NaN propagates): ``tt.max(x, axis=0)`` on (8, 3) -> (3,).",
+            method_doc="Maximum over ``axis`` (NaN propagates): ``(8, 3).max(axis=0) -> (3,)``.",
         ),
         ReductionSpec(
             "min",
             s.SAME,
             None,
             doc="Minimum over ``axis`` (NaN propagates): ``tt.min(x, axis=0)`` on (8, 3) -> (3,).",
+            method_doc="Minimum over ``axis`` (NaN propagates): ``(8, 3).min(axis=0) -> (3,)``.",
         ),
         ReductionSpec(
-            "any", s.BOOL, False, doc="Logical or: ``tt.any(x, axis=1)`` on (8, 3) -> (8,) of bool."
+            "any",
+            s.BOOL,
+            False,
+            doc="Logical or: ``tt.any(x, axis=1)`` on (8, 3) -> (8,) of bool.",
+            method_doc="Logical or over ``axis``, a bool tensor: ``(8, 3).any(axis=1) -> (8,)``.",
         ),
         ReductionSpec(
-            "all", s.BOOL, True, doc="Logical and: ``tt.all(x)`` on (8, 3) -> () of bool."
+            "all",
+            s.BOOL,
+            True,
+            doc="Logical and: ``tt.all(x)`` on (8, 3) -> () of bool.",
+            method_doc="Logical and over ``axis``, a bool tensor: ``(8, 3).all() -> ()``.",
         ),
         ReductionSpec(
             "var",
@@ -150,6 +172,9 @@ def _table() -> dict[str, ReductionSpec]:
             params=("correction",),
             dtype_arg=True,
             doc="Variance: ``tt.var(x, axis=0, correction=1)`` on (8, 3) -> (3,).",
+            method_doc="Variance over ``axis`` divided by ``N - correction``: "
+            "``(8, 3).var(axis=0) -> (3,)``.\n\n``ddof`` is numpy's name for ``correction``; "
+            "give at most one. ints -> float64.",
         ),
         ReductionSpec(
             "std",
@@ -158,6 +183,8 @@ def _table() -> dict[str, ReductionSpec]:
             params=("correction",),
             dtype_arg=True,
             doc="Standard deviation: ``tt.std(x, axis=0)`` on (8, 3) -> (3,).",
+            method_doc="Standard deviation over ``axis``: "
+            "``(8, 3).std(axis=0, correction=1) -> (3,)``.",
         ),
         ReductionSpec(
             "argmax",
@@ -165,6 +192,9 @@ def _table() -> dict[str, ReductionSpec]:
             None,
             single_axis=True,
             doc="Index of the first maximum: ``tt.argmax(x, axis=1)`` on (8, 3) -> (8,) of int64.",
+            method_doc="Index of the first maximum (first NaN wins), int64: "
+            "``(8, 3).argmax(axis=1) -> (8,)``.\n\nAlong one axis, or into the flattened tensor "
+            "for ``axis=None``.",
         ),
         ReductionSpec(
             "argmin",
@@ -172,12 +202,17 @@ def _table() -> dict[str, ReductionSpec]:
             None,
             single_axis=True,
             doc="Index of the first minimum: ``tt.argmin(x, axis=0)`` on (8, 3) -> (3,) of int64.",
+            method_doc="Index of the first minimum (first NaN wins), int64: "
+            "``(8, 3).argmin(axis=0) -> (3,)``.\n\nAlong one axis, or into the flattened tensor "
+            "for ``axis=None``.",
         ),
         ReductionSpec(
             "logsumexp",
             s.FLOAT,
             -math.inf,
             doc="Stable log-sum-exp: ``tt.logsumexp(x, axis=-1)`` on (8, 10) -> (8,).",
+            method_doc="``log(sum(exp(x)))`` computed stably: "
+            "``(8, 10).logsumexp(axis=-1) -> (8,)``.",
         ),
         ReductionSpec(
             "norm",
@@ -193,6 +228,11 @@ def _table() -> dict[str, ReductionSpec]:
                 _OUT,
             ),
             doc="Lp norm: ``tt.norm(x, 2, axis=-1)`` on (8, 64) -> (8,). See ``Tensor.norm``.",
+            method_doc="Lp norm over ``axis``: ``(8, 64).norm(2, axis=-1) -> (8,)``.\n\n"
+            "``p`` is any nonzero float, ``inf``/``-inf`` (max/min of ``|x|``) or 0 (count of\n"
+            "nonzeros). ``mode`` selects oneDNN's eps handling (finite ``p > 0`` only):\n"
+            "``lp_max`` = max(sum|x|^p, eps)^(1/p), ``lp_sum`` = (sum|x|^p + eps)^(1/p),\n"
+            "``power_p_max`` / ``power_p_sum`` the same without the root.",
         ),
     ]
     # NaN-aware (numpy's nan* functions: NaNs are skipped; ints behave as the plain ones)
@@ -294,6 +334,8 @@ def _table() -> dict[str, ReductionSpec]:
             math.nan,
             doc="Median as numpy's (a NaN in a slice gives NaN; ints give float64):\n"
             "``tt.median(x, axis=1)``, (8, 3) -> (8,).",
+            method_doc="Median, numpy's (a NaN in a slice gives NaN; ints give float64):\n"
+            "``(8, 3).median(axis=0) -> (3,)``.",
         ),
         ReductionSpec(
             "nanmedian",
@@ -315,6 +357,7 @@ def _table() -> dict[str, ReductionSpec]:
                 norm_mode=mode,
                 args=(_P, Arg("eps", "float", "0.0"), _AXIS, _KEEPDIMS, _OUT),
                 doc=f"oneDNN {formula}: ``tt.{name}(x, 2, 1e-6, {axis})``, (8, 64) -> (8,).",
+                method_doc=f"oneDNN ``{name}``: {formula}: ``(8, 64) axis=-1 -> (8,)``.",
             )
         )
     rows.append(
@@ -333,6 +376,10 @@ def _table() -> dict[str, ReductionSpec]:
             ),
             doc="``x / ||x||_2`` over ``axis``, shape kept: "
             '``tt.l2_normalize(x, -1, variant="pytorch")``.',
+            method_doc="``x`` divided by its L2 norm over ``axis``; the shape is kept: ``(8, 64) "
+            "-> (8, 64)``.\n\n``variant``: ``tensorflow`` x/max(sum x^2, eps)^0.5, ``pytorch`` "
+            "x/max((sum x^2)^0.5,\neps), ``openvino-add`` x/(sum x^2 + eps)^0.5, "
+            "``openvino-max`` x/max(sum x^2, eps)^0.5.",
         )
     )
     return {r.name: r for r in rows}
