@@ -1,16 +1,18 @@
 """Kernels compile in a helper process while numpy's loops serve (a program's first run).
 
 An order-free reduction (``_routing.ORDER_FREE_OPS``: max, min, any, all, argmax, argmin,
-nanmax, nanmin) gets the same bits from numpy's loops as from the numba kernels, so while the
-kernels a plan needs are neither compiled nor in the disk cache, numpy's runner serves the
-plan and one helper process (``python -m typedtensor._backend._compile_worker``, started
-on the first such plan, one per program) runs the same plan on a zero array of the same
-layout, which compiles its kernels (serial and, from ``PARALLEL_FROM_ELEMENTS``, parallel)
-into the disk cache. When it reports the plan done, the next call runs the kernels, loading
-them from the cache (5-13 ms each). A plan's first call tries its kernels without compiling
-(``cache_only``, asked by ``_numba._cache`` on a disk-cache miss): a program whose kernels
-are cached runs them from its first call. Likewise a parallel kernel not compiled yet
-(``parallel_ready``): the serial one (the same bits) runs while the helper compiles it.
+nanmax, nanmin) gets the same bits from numpy's loops as from the numba kernels, and a sum,
+mean, var, std, norm or float32 logsumexp gets them from its kernels' numpy twins
+(``kernel_twins``). So while the kernels a plan needs are neither compiled nor in the disk
+cache, numpy's runner (or the twins) serves the plan, and one helper process (``python -m
+typedtensor._backend._compile_worker``, started on the first such plan, one per program)
+runs the same plan on a zero array of the same layout, which compiles its kernels (serial
+and, from ``PARALLEL_FROM_ELEMENTS``, parallel) into the disk cache. When it reports the
+plan done, the next call runs the kernels, loading them from the cache (5-13 ms each). A
+plan's first call tries its kernels without compiling (``cache_only``, asked by
+``_numba._cache`` on a disk-cache miss): a program whose kernels are cached runs them from
+its first call. Likewise a parallel kernel not compiled yet (``parallel_ready``): the serial
+one (the same bits) runs while the helper compiles it.
 
 A process, not a thread: numba's type inference enters ``warnings.catch_warnings`` for every
 typing constraint, and ``catch_warnings`` swaps the process-wide ``warnings`` filters and
@@ -34,7 +36,7 @@ import os
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 import numpy as np
@@ -104,23 +106,26 @@ def enabled() -> bool:
     return cache_enabled()
 
 
-def serve_while_compiling(kernel_run: Run, numpy_run: Run, job: dict[str, Any]) -> Run:
+def serve_while_compiling(
+    kernel_run: Run,
+    numpy_run: Run,
+    job: dict[str, Any],
+    before_submit: Callable[[], None] | None = None,
+) -> Run:
     """A run for the plan ``job`` describes that calls ``kernel_run`` if its kernels are
     compiled or in the disk cache (tried once, on the plan's first call, with
     ``cache_only``), else ``numpy_run`` until the helper process has compiled
     them, ``kernel_run`` from then on. Both must give the same bits. ``kernel_run`` itself
     where the background compile is off.
 
-    ``job``: ``op, shape, strides, itemsize, axes, keepdims, dtype, input_dtype, params``
-    (``dtype`` strings, ``params`` JSON values); e.g. ``{"op": "max", "shape": [512, 256],
-    ...}`` for ``t.max(axis=0)`` of a ``(512, 256)`` float32 tensor."""
+    ``job``: ``op, shape, strides, itemsize, axes, keepdims, dtype, input_dtype`` (``dtype``
+    strings); e.g. ``{"op": "max", "shape": [512, 256], ...}`` for ``t.max(axis=0)`` of a
+    ``(512, 256)`` float32 tensor. The helper runs the plan with the parameters of its first
+    call (``ord``, ``correction``...), which pick the kernels it compiles; ``before_submit``,
+    if given, runs just before the plan is sent (to queue other jobs ahead of it)."""
     if not enabled() or any(s < 0 for s in job["strides"]):
         return kernel_run
-    try:
-        text = json.dumps(job, sort_keys=True)
-    except TypeError:  # a parameter that is not plain data: compile in the foreground
-        return kernel_run
-    key = hashlib.sha256(text.encode()).hexdigest()[:24]
+    key = hashlib.sha256(json.dumps(job, sort_keys=True).encode()).hexdigest()[:24]
     probed: list[bool] = []
 
     @functools.wraps(kernel_run)  # it stands for the kernels' run (its name, its module)
@@ -133,7 +138,13 @@ def serve_while_compiling(kernel_run: Run, numpy_run: Run, job: dict[str, Any]) 
                 with cache_only():
                     result = kernel_run(a, params)
             except NotCompiledError:
-                if not _submit(key, text):
+                try:
+                    text = json.dumps({**job, "params": params}, sort_keys=True)
+                except TypeError:  # a parameter that is not plain data
+                    text = ""
+                if text and before_submit is not None:
+                    before_submit()
+                if not text or not _submit(key, text):
                     _done.add(key)  # no helper: the kernels compile in the foreground
                     return kernel_run(a, params)
             else:

@@ -1,14 +1,18 @@
 """Order-dependent reductions on a program's first run: the helper process compiles the
-common kernels ahead of need while the foreground compiles the one it needs now.
+common kernels ahead of need.
 
-numpy's loops round sums differently from the kernels, so an order-dependent reduction
-(sum, mean, var, std, logsumexp, norm...) cannot be served by numpy while its kernels
-compile (``_background_compile`` does that for the order-free ones). What can run elsewhere
-is the compile of the kernels the program will call next. So on the first plan of an input
-dtype (float32, float64) whose kernels are neither compiled nor cached, the helper process
-is given ``precompile``'s steps for that dtype (``STEPS``: one per serial kernel of sum,
-mean, var, std, logsumexp and the norm over rows, columns and whole arrays), one job each,
-all but the one the foreground compiles now. A later plan whose kernels are still missing:
+numpy's loops round sums differently from the kernels, so numpy cannot serve an
+order-dependent reduction while its kernels compile, as it serves the order-free ones. The
+sums, norms and moments have numpy twins of their kernels (``kernel_twins``: the same
+additions in the same order), which serve their plans while the helper compiles
+(``_routing``). logsumexp (its exp fuses multiply-adds, which numpy cannot) and the rest
+(prod, the NaN-aware forms...) have none: their plan compiles in the foreground. What can
+run elsewhere is the compile of the kernels the program will call next. So on the first
+order-dependent plan of an input dtype (float32, float64) whose kernels are neither compiled
+nor cached, the helper process is given ``precompile``'s steps for that dtype (``STEPS``:
+one per serial kernel of logsumexp first, then sum, mean, var, std and the norm over rows,
+columns and whole arrays), one job each, all but the one the foreground compiles now. A
+later plan without a twin whose kernels are still missing:
 
 - waits for its step if the helper has begun it (``start KEY``), then loads the kernels
   from the disk cache; while it waits, it takes the next step still queued back from the
@@ -17,7 +21,8 @@ all but the one the foreground compiles now. A later plan whose kernels are stil
 
 Either way the kernels are the same code, so the bits are the same (the kernels' disk cache
 gives the in-process compile's bits: ``tests/runtime/test_cache_determinism.py``). Off with
-``TYPEDTENSOR_NUMBA_AHEAD=0`` (the helper then serves the order-free ops only), and with the
+``TYPEDTENSOR_NUMBA_AHEAD=0`` (the helper then compiles the plans numpy or the twins serve
+only), and with the
 helper (``_background_compile.enabled``: ``TYPEDTENSOR_NUMBA_BACKGROUND=0``, the cache off, a
 forced route).
 """
@@ -35,18 +40,20 @@ import numpy as np
 from . import _background_compile as bg
 from ._numpy_runners import Run
 
-__all__ = ["STEPS", "compile_ahead", "enabled", "step_key", "step_of"]
+__all__ = ["STEPS", "compile_ahead", "enabled", "queue_steps", "step_key", "step_of"]
 
 #: the helper's steps: one per serial kernel of the common order-dependent reductions, as
 #: (op, ``precompile.LAYOUTS`` name), in the order the helper takes them
 STEPS: dict[str, tuple[str, str]] = {
+    # logsumexp first: its kernels have no numpy twin (``kernel_twins``), so a plan of it
+    # waits for them, where a sum's or a variance's plan is served by the twins meanwhile
+    "logsumexp_rows": ("logsumexp", "all"),  # logsumexp.lse_h
+    "logsumexp_columns": ("logsumexp", "columns"),  # logsumexp.lse_v
     "sums_rows": ("sum", "all"),  # sums.sum_h: sum and mean of rows and wholes
     "var_rows": ("var", "all"),  # variance.var_h: var, std
-    "logsumexp_rows": ("logsumexp", "all"),  # logsumexp.lse_h
     "norm_rows": ("norm", "all"),  # sums.sumsq_h: the L2 norm of rows and wholes
     "sums_columns": ("sum", "columns"),  # sums.acc_v
     "var_columns": ("var", "columns"),  # variance.var_v
-    "logsumexp_columns": ("logsumexp", "columns"),  # logsumexp.lse_v
     "norm_columns": ("norm", "columns"),  # sums.nrm_v
 }
 _FAMILY = {"sum": "sums", "mean": "sums", "var": "var", "std": "var", "logsumexp": "logsumexp"}
@@ -116,6 +123,14 @@ def enabled() -> bool:
     """Compile ahead of need? (the helper on, ``TYPEDTENSOR_NUMBA_AHEAD`` not ``0``)"""
     setting = os.environ.get("TYPEDTENSOR_NUMBA_AHEAD", "1").strip().lower()
     return setting not in ("0", "false", "no", "off") and bg.enabled()
+
+
+def queue_steps(dtype: str) -> None:
+    """Give the helper every step of ``dtype`` (once per process and dtype) where compiling
+    ahead is on: the first plan of a reduction served by the kernels' numpy twins calls it
+    before it sends its own plan (``_routing``)."""
+    if enabled():
+        _queue_steps(dtype, None)
 
 
 def _queue_steps(dtype: str, own: str | None) -> None:

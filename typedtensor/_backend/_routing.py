@@ -24,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
+from . import kernel_twins, registry
 from . import reduce_with as _reduce_with
-from . import registry
 from ._layouts import KERNEL_CHARS, SHORT_ROW, kernel_dtype, layout, one_block, one_reduced_block
 from ._numpy_runners import Run, numpy_runner
 from ._thread_policy import PARALLEL_FROM_ELEMENTS as PARALLEL_FROM_ELEMENTS
@@ -210,18 +210,27 @@ def runner(
         return numpy_run
     if input_dtype is None:
         return kernel_run
-    if routes is None or not routes.order_free:
+    twinned = op in kernel_twins.TWIN_OPS
+    if (routes is None or not routes.order_free) and not twinned:
         # its kernels compile in the foreground, the next plans' in a helper process
         from ._compile_ahead import compile_ahead
 
         return compile_ahead(kernel_run, op, where, input_dtype)
-    # numpy's loops give an order-free op the kernels' bits: they serve while the kernels
-    # compile in a helper process (a program's first run; ``_background_compile``)
+    # numpy's loops give an order-free op the kernels' bits, and the kernels' numpy twins
+    # give a sum's or a variance's: they serve while the kernels compile in a helper process
+    # (a program's first run; ``_background_compile``)
     from ._background_compile import serve_while_compiling
 
     job = dict(op=op, shape=shape, strides=strides, itemsize=itemsize, axes=axes)
-    job.update(keepdims=keepdims, dtype=dtype.str, input_dtype=input_dtype.str, params={})
-    return serve_while_compiling(kernel_run, numpy_run, job)
+    job.update(keepdims=keepdims, dtype=dtype.str, input_dtype=input_dtype.str)
+    if not twinned:
+        return serve_while_compiling(kernel_run, numpy_run, job)
+    from ._compile_ahead import queue_steps
+
+    # the helper takes the ahead-of-need steps (logsumexp's first) before this plan: the
+    # twins serve it meanwhile
+    queue = functools.partial(queue_steps, input_dtype.name)
+    return serve_while_compiling(kernel_run, kernel_twins.served(backend_run), job, queue)
 
 
 def _kernel_run(

@@ -16,6 +16,7 @@ import numpy.typing as npt
 
 from .. import _thread_policy as policy
 from .._background_compile import parallel_ready
+from ..kernel_twins import NOT_TWINNED, twin_of
 from . import _kernels as kern
 from ._canonical import _Canon, _canon, _rest, _split
 
@@ -52,7 +53,11 @@ def _launch(serial: Any, parallel: Any, par: bool, *args: Any) -> None:
     """Run ``parallel(*args)`` (timed by the thread policy, one launch at a time) or
     ``serial(*args)``: the same bits either way. A parallel variant not compiled yet for
     these argument types compiles in a helper process while the serial one runs
-    (``_background_compile``)."""
+    (``_background_compile``). Inside ``kernel_twins.serving()`` the serial kernel's numpy
+    twin runs where it has one (the same bits again)."""
+    twin = twin_of(serial)
+    if twin is not None and twin(*args) is not NOT_TWINNED:
+        return
     if par and parallel_ready(parallel, args):
         with _LOCK:
             policy.timed_launch(parallel, _threads(), *args)

@@ -1,0 +1,171 @@
+"""numpy twins of the float32 logsumexp kernels (``_numba/logsumexp.py``), for
+``kernel_twins``: the same (max, sum of exp(x - max)) partials, bit for bit.
+
+The kernels' exp (``_primitives._expneg``) is a range reduction and a Taylor polynomial, each
+step one ``llvm.fmuladd``, which fuses into one rounding where the CPU numba compiles for has
+FMA. numpy has no fused multiply-add. For float32 one is exact in numpy: the product of two
+float32 is exact in float64, the float64 sum's error is exact (``two_sum``), and rounding the
+sum to odd at 53 bits then to nearest at 24 rounds the exact value once (Boldo and
+Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using rounding to
+odd", IEEE Trans. Computers 57(4), 2008). float64 would need a product of 106 bits: float64
+logsumexp has no twin. Nor has it where numba compiles for a CPU other than this one's
+(``NUMBA_CPU_NAME``): whether ``fmuladd`` fuses is then not this CPU's to say.
+
+The running max's rescale, ``tot *= exp(big - max)``, runs ``math.exp`` per row: numba calls
+the C library's ``exp`` for it, as Python's ``math.exp`` does (numpy's own ``exp`` may round
+differently).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ._twin_orders import chunked, constants, fold, lane_add, running_total
+
+__all__ = ["lse_h", "lse_n", "lse_v", "twinned"]
+
+Array = npt.NDArray[Any]
+
+_fused: list[bool] = []
+
+
+def twinned(z0: Any) -> bool:
+    """Can the twins reproduce the kernels for the compute type of ``z0``? float32 on numba's
+    host target."""
+    if np.asarray(z0).dtype != np.float32:
+        return False
+    return _fma() is not None
+
+
+def _fma() -> bool | None:
+    """Does numba's ``fmuladd`` fuse? (None: numba compiles for a CPU named in its config.)"""
+    if not _fused:
+        from llvmlite import binding  # type: ignore[import-untyped]
+        from numba.core import config
+
+        if getattr(config, "CPU_NAME", None) or getattr(config, "CPU_FEATURES", None):
+            return None
+        _fused.append(bool(binding.get_host_cpu_features().get("fma", False)))
+    return _fused[0]
+
+
+def _fmuladd32(a: Array, b: Any, c: Any) -> Array:
+    """``a * b + c`` in float32 as ``llvm.fmuladd`` computes it here: one rounding of the exact
+    value where the CPU fuses, else a rounded product and a rounded sum."""
+    a32, b32, c32 = (np.asarray(v, np.float32) for v in (a, b, c))
+    if not _fma():
+        return np.asarray(a32 * b32 + c32, np.float32)
+    p = a32.astype(np.float64) * b32.astype(np.float64)  # exact: 24 + 24 bits
+    c64 = c32.astype(np.float64)
+    s = p + c64
+    bb = s - p
+    err = (p - (s - bb)) + (c64 - bb)  # two_sum: s + err is p + c exactly
+    bits = s.view(np.int64)
+    inexact_even = (err != 0) & ((bits & 1) == 0)
+    toward = np.where(err > 0, np.inf, -np.inf)
+    odd = np.where(inexact_even, np.nextafter(s, toward), s)
+    return odd.astype(np.float32)
+
+
+def _expneg32(x: Array) -> Array:
+    """``_primitives._expneg`` for float32 (x <= 0; NaN and below -87 clamp to -87)."""
+    f32 = np.float32
+    c = [f32(1.0 / math.factorial(i)) for i in range(8)]
+    x = np.where(x > f32(-87.0), x, f32(-87.0)).astype(f32)
+    k = np.floor(_fmuladd32(x, f32(1.4426950408889634), f32(0.5)))
+    r = _fmuladd32(-k, f32(-2.12194440e-4), _fmuladd32(-k, f32(0.693359375), x))
+    p = np.full_like(x, c[7])
+    for i in range(6, -1, -1):
+        p = _fmuladd32(p, r, c[i])
+    return np.asarray(p * np.ldexp(f32(1.0), k.astype(np.int32)), f32)
+
+
+def _libm_exp(v: Array) -> Array:
+    """The C library's ``exp`` of each element (numba's ``math.exp``)."""
+    return np.array([math.exp(e) for e in v.tolist()], np.float64).reshape(v.shape)
+
+
+def _row_states(seg: Array) -> tuple[Array, Array]:
+    """``logsumexp._row_logsumexp`` of each row of ``seg`` ``(R, m)`` float32: (M, S)."""
+    k = constants()
+    rows = seg.shape[0]
+    big = np.full(rows, -np.inf)
+    tot = np.zeros(rows)
+    posinf = np.zeros(rows, bool)
+    nan = np.zeros(rows, bool)
+    for group in chunked(seg, k["CH"]):
+        for ci in range(group.shape[1]):
+            chunk = group[:, ci]
+            mf = np.max(chunk, axis=1).astype(np.float64)
+            nan |= mf != mf
+            active = ~nan & ~posinf & (mf != -np.inf)
+            posinf |= active & (mf == np.inf)
+            active &= mf != np.inf
+            grows = active & (mf > big)
+            if grows.any():
+                tot[grows] *= _libm_exp(big[grows] - mf[grows])
+                big[grows] = mf[grows]
+            if active.any():
+                shift = big[active].astype(np.float32)[:, None]
+                terms = _expneg32(chunk[active] - shift)
+                tot[active] += fold(lane_add(terms, k["LANES"])).astype(np.float64)
+    big[posinf], tot[posinf] = np.inf, 1.0
+    big[nan], tot[nan] = np.nan, 1.0
+    return big, tot
+
+
+def lse_h(x: Array, pm: Array, ps: Array, z0: Any, rb: int) -> None:
+    """``logsumexp.lse_h``: per row segment, the (max, sum of exp) state."""
+    ns = pm.shape[1]
+    n = x.shape[1]
+    for s in range(ns):
+        pm[:, s], ps[:, s] = _row_states(x[:, (s * n) // ns : ((s + 1) * n) // ns])
+
+
+def _column_states(rows: Array) -> tuple[Array, Array]:
+    """``logsumexp._logsumexp_columns_task`` of ``rows`` ``(O, R, W)`` float32: blocks of
+    ``VB`` rows, each rescaled to the running max before its exps are summed row by row."""
+    vb = constants()["VB"]
+    big = np.full((rows.shape[0], rows.shape[2]), -np.inf)
+    tot = np.zeros_like(big)
+    colmax = rows[:, 0].copy()
+    for b0 in range(0, rows.shape[1], vb):
+        block = rows[:, b0 : b0 + vb]
+        colmax = _nan_max(colmax, block)
+        m = colmax.astype(np.float64)
+        grows = m > big
+        rescale = grows & (tot != 0.0)
+        if rescale.any():
+            tot[rescale] *= _libm_exp(big[rescale] - m[rescale])
+        big[grows] = m[grows]
+        shift = big.astype(np.float32)[:, None, :]
+        tot += running_total(_expneg32(block - shift), 1).astype(np.float64)
+    c = colmax.astype(np.float64)
+    big[c == -np.inf], tot[c == -np.inf] = -np.inf, 0.0
+    big[c == np.inf], tot[c == np.inf] = np.inf, 1.0
+    big[c != c], tot[c != c] = np.nan, 1.0
+    return big, tot
+
+
+def _nan_max(running: Array, block: Array) -> Array:
+    """The running column max after ``block``'s rows, NaN propagating (``_primitives._vmax``)."""
+    return np.asarray(np.maximum(running, np.max(block, axis=1)))
+
+
+def lse_v(x: Array, pm: Array, ps: Array, z0: Any, wb: int) -> None:
+    """``logsumexp.lse_v``: per column and segment of rows, the (max, sum of exp) state
+    (columns are independent: the column blocks do not matter)."""
+    ns = pm.shape[1]
+    nr = x.shape[1]
+    for s in range(ns):
+        pm[:, s], ps[:, s] = _column_states(x[:, (s * nr) // ns : ((s + 1) * nr) // ns])
+
+
+def lse_n(x: Array, pm: Array, ps: Array, z0: Any, rb: int) -> None:
+    """``logsumexp.lse_n``: the short rows transposed, reduced as columns."""
+    big, tot = _column_states(x.T[None])
+    pm[:], ps[:] = big[0], tot[0]
