@@ -10,8 +10,10 @@ runs a typical mix of reductions over them (sum, mean, max, var, std, logsumexp,
 norm, over rows, columns and the whole array: 24 calls). Each run is a fresh Python process,
 timed from outside (interpreter start and imports included):
 
-- cold: ``TYPEDTENSOR_NUMBA_CACHE_DIR`` an empty directory (every kernel compiles);
-- warm: the same directory again (kernels load from the disk cache);
+- cold: ``TYPEDTENSOR_NUMBA_CACHE_DIR`` an empty directory (every kernel compiles, in the
+  foreground or in the helper process while numpy or the kernels' numpy twins serve);
+- warm: the same directory again, after one untimed run with the helper off has compiled
+  every kernel the program calls (kernels load from the disk cache);
 - numpy: the same calls on numpy arrays (``--numpy``), typedtensor not imported.
 
 ``--order-free`` runs only the order-free reductions (max, min, argmax, any over the same
@@ -90,6 +92,7 @@ def main() -> None:
             for _ in range(args.cold):
                 with tempfile.TemporaryDirectory() as d:
                     colds.append(_run(mb, "typedtensor", d, mix, bg, ahead))
+                    _run(mb, "typedtensor", d, mix, "0", ahead)  # the rest compiles: warm
                     for _ in range(args.warm):
                         warms.append(_run(mb, "typedtensor", d, mix, bg, ahead))
                         numpys.append(_run(mb, "numpy", d, mix, bg, ahead))

@@ -177,9 +177,12 @@ def parallel_ready(kernel: Any, args: tuple[Any, ...]) -> bool:
     import numba
 
     signature = tuple(numba.typeof(a) for a in args)  # type: ignore[no-untyped-call]
-    ready = signature in kernel.overloads or (
-        kernel._cache.load_overload(signature, kernel.targetctx) is not None
-    )
+    try:
+        ready = signature in kernel.overloads or (
+            kernel._cache.load_overload(signature, kernel.targetctx) is not None
+        )
+    except NotCompiledError:  # a plan's probe (``cache_only``): its serial kernel may be cached
+        ready = False
     name = f"{kernel.py_func.__module__}:{kernel.py_func.__name__}"
     text = json.dumps({"kernel": name, "sig": base64.b64encode(pickle.dumps(signature)).decode()})
     key = hashlib.sha256(text.encode()).hexdigest()[:24]

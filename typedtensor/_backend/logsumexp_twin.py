@@ -53,6 +53,13 @@ def _fma() -> bool | None:
     return _fused[0]
 
 
+#: the bits a float64 has beyond a float32's, and their pattern at a float32 midpoint
+_BELOW_FLOAT32 = (1 << 29) - 1
+_MIDPOINT = 1 << 28
+#: elements per block of the exp (its float64 temporaries stay in the L2 cache)
+_EXP_BLOCK = 1 << 14
+
+
 def _fmuladd32(a: Array, b: Any, c: Any) -> Array:
     """``a * b + c`` in float32 as ``llvm.fmuladd`` computes it here: one rounding of the exact
     value where the CPU fuses, else a rounded product and a rounded sum."""
@@ -60,19 +67,41 @@ def _fmuladd32(a: Array, b: Any, c: Any) -> Array:
     if not _fma():
         return np.asarray(a32 * b32 + c32, np.float32)
     p = a32.astype(np.float64) * b32.astype(np.float64)  # exact: 24 + 24 bits
-    c64 = c32.astype(np.float64)
-    s = p + c64
+    s = p + c32.astype(np.float64)
+    fused = s.astype(np.float32)
+    # rounding the float64 sum again to float32 rounds the exact value once, except where
+    # the sum fell on a float32 midpoint and was inexact: there the exact value decides
+    midpoint = (s.view(np.int64) & _BELOW_FLOAT32) == _MIDPOINT
+    if midpoint.any():
+        fused[midpoint] = _round_past_midpoint(
+            p[midpoint], np.broadcast_to(c32, s.shape)[midpoint].astype(np.float64), s[midpoint]
+        )
+    return fused
+
+
+def _round_past_midpoint(p: Array, c: Array, s: Array) -> Array:
+    """float32 of ``p + c`` where ``s``, its float64 sum, is a float32 midpoint: the
+    neighbour on the side of the sum's rounding error (``two_sum``), ``s`` rounded to even
+    where it is exact."""
     bb = s - p
-    err = (p - (s - bb)) + (c64 - bb)  # two_sum: s + err is p + c exactly
-    bits = s.view(np.int64)
-    inexact_even = (err != 0) & ((bits & 1) == 0)
-    toward = np.where(err > 0, np.inf, -np.inf)
-    odd = np.where(inexact_even, np.nextafter(s, toward), s)
-    return odd.astype(np.float32)
+    err = (p - (s - bb)) + (c - bb)
+    nearest = s.astype(np.float32)
+    up = np.where(nearest > s, nearest, np.nextafter(nearest, np.float32(np.inf)))
+    down = np.where(nearest < s, nearest, np.nextafter(nearest, np.float32(-np.inf)))
+    return np.where(err > 0, up, np.where(err < 0, down, nearest))
 
 
 def _expneg32(x: Array) -> Array:
-    """``_primitives._expneg`` for float32 (x <= 0; NaN and below -87 clamp to -87)."""
+    """``_primitives._expneg`` for float32 (x <= 0; NaN and below -87 clamp to -87), by blocks
+    of ``_EXP_BLOCK`` elements."""
+    flat = np.ascontiguousarray(x, np.float32).reshape(-1)
+    out = np.empty_like(flat)
+    for i in range(0, flat.size, _EXP_BLOCK):
+        out[i : i + _EXP_BLOCK] = _expneg32_block(flat[i : i + _EXP_BLOCK])
+    return out.reshape(np.shape(x))
+
+
+def _expneg32_block(x: Array) -> Array:
     f32 = np.float32
     c = [f32(1.0 / math.factorial(i)) for i in range(8)]
     x = np.where(x > f32(-87.0), x, f32(-87.0)).astype(f32)
@@ -106,9 +135,10 @@ def _row_states(seg: Array) -> tuple[Array, Array]:
             posinf |= active & (mf == np.inf)
             active &= mf != np.inf
             grows = active & (mf > big)
-            if grows.any():
-                tot[grows] *= _libm_exp(big[grows] - mf[grows])
-                big[grows] = mf[grows]
+            rescale = grows & (tot != 0.0)  # 0 * exp(...) is 0: no exp to compute
+            if rescale.any():
+                tot[rescale] *= _libm_exp(big[rescale] - mf[rescale])
+            big[grows] = mf[grows]
             if active.any():
                 shift = big[active].astype(np.float32)[:, None]
                 terms = _expneg32(chunk[active] - shift)
