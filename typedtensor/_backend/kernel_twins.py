@@ -23,6 +23,7 @@ plans of ``TWIN_OPS`` this way while a helper process compiles their kernels
 from __future__ import annotations
 
 import contextlib
+import functools
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -72,7 +73,15 @@ def twin_of(kernel: Any) -> Callable[..., Any] | None:
     it has one, else None."""
     if not getattr(_state, "active", False):
         return None
-    return TWINS.get(getattr(kernel, "__name__", ""))
+    twin = TWINS.get(getattr(kernel, "__name__", ""))
+    return None if twin is None else functools.partial(_quietly, twin)
+
+
+def _quietly(twin: Callable[..., object], *args: Any) -> object:
+    """``twin(*args)`` without numpy's floating-point warnings: a kernel raises none (its
+    overflows and NaNs show in its results), nor do the rows a twin computes and drops."""
+    with np.errstate(all="ignore"):
+        return twin(*args)
 
 
 # ----------------------------------------------------------------------------- sums of rows

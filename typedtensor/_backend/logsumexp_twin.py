@@ -119,30 +119,39 @@ def _libm_exp(v: Array) -> Array:
 
 
 def _row_states(seg: Array) -> tuple[Array, Array]:
-    """``logsumexp._row_logsumexp`` of each row of ``seg`` ``(R, m)`` float32: (M, S)."""
+    """``logsumexp._row_logsumexp`` of each row of ``seg`` ``(R, m)`` float32: (M, S). The
+    running max after each chunk depends on the chunks' maxima alone, so every chunk's shift
+    is known before its exps, which run for all chunks at once."""
     k = constants()
     rows = seg.shape[0]
     big = np.full(rows, -np.inf)
     tot = np.zeros(rows)
     posinf = np.zeros(rows, bool)
     nan = np.zeros(rows, bool)
-    for group in chunked(seg, k["CH"]):
-        for ci in range(group.shape[1]):
-            chunk = group[:, ci]
-            mf = np.max(chunk, axis=1).astype(np.float64)
+    for group in chunked(seg, k["CH"]):  # (R, chunks, chunk)
+        maxima = np.max(group, axis=2).astype(np.float64)
+        n = group.shape[1]
+        active, shifts = np.zeros((rows, n), bool), np.zeros((rows, n))
+        rescales: list[tuple[Array, Array]] = []  # per chunk: rows, exp's argument
+        summed = tot != 0.0  # 0 * exp(...) is 0: no exp where nothing is summed yet
+        for ci in range(n):
+            mf = maxima[:, ci]
             nan |= mf != mf
-            active = ~nan & ~posinf & (mf != -np.inf)
-            posinf |= active & (mf == np.inf)
-            active &= mf != np.inf
-            grows = active & (mf > big)
-            rescale = grows & (tot != 0.0)  # 0 * exp(...) is 0: no exp to compute
-            if rescale.any():
-                tot[rescale] *= _libm_exp(big[rescale] - mf[rescale])
+            act = ~nan & ~posinf & (mf != -np.inf)
+            posinf |= act & (mf == np.inf)
+            act &= mf != np.inf
+            grows = act & (mf > big)
+            rescale = grows & summed
+            rescales.append((rescale, big[rescale] - mf[rescale]))
             big[grows] = mf[grows]
-            if active.any():
-                shift = big[active].astype(np.float32)[:, None]
-                terms = _expneg32(chunk[active] - shift)
-                tot[active] += fold(lane_add(terms, k["LANES"])).astype(np.float64)
+            active[:, ci], shifts[act, ci] = act, big[act]
+            summed |= act
+        terms = _expneg32(group - shifts.astype(np.float32)[:, :, None])
+        sums = fold(lane_add(terms, k["LANES"])).astype(np.float64)
+        for ci, (rescale, argument) in enumerate(rescales):
+            if rescale.any():
+                tot[rescale] *= _libm_exp(argument)
+            tot[active[:, ci]] += sums[active[:, ci], ci]
     big[posinf], tot[posinf] = np.inf, 1.0
     big[nan], tot[nan] = np.nan, 1.0
     return big, tot
