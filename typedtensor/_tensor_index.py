@@ -113,6 +113,22 @@ def index_method(ismax: bool, doc: str) -> Callable[..., Tensor[Any, Unpack[tupl
     return arg_extreme
 
 
+#: the dtypes (``dtype.char``) whose argmax-of-rows kernel is compiled or in the disk cache
+_ROWS_KERNEL_READY: set[str] = set()
+
+
+def _rows_kernel_ready(rows: npt.NDArray[Any], ismax: bool) -> bool:
+    """Is the argmax-of-rows kernel for ``rows``' dtype compiled or cached? Else a helper
+    process compiles it (``_background_compile.kernel_ready``) and False until then."""
+    from ._backend._background_compile import kernel_ready
+    from ._backend._numba import _kernels
+
+    ready = kernel_ready(_kernels.arg_rows, (rows, np.empty(1, np.int64), ismax))
+    if ready:
+        _ROWS_KERNEL_READY.add(rows.dtype.char)
+    return ready
+
+
 def _index_of_rows(a: npt.NDArray[Any], method: Any, axis: int, ismax: bool) -> AnyTensor | None:
     """``a.argmax(axis)``/``a.argmin(axis)`` (``method(a, axis)``: ``np.ndarray.argmax`` or
     ``.argmin``, as ``ismax``) wrapped, for an input of
@@ -146,10 +162,11 @@ def _index_of_rows(a: npt.NDArray[Any], method: Any, axis: int, ismax: bool) -> 
             from ._backend._numba.direct import first_extreme_of_rows
 
             _first_extreme_of_rows = first_extreme_of_rows
-        if a.ndim == 2:
-            index = _first_extreme_of_rows(a, ismax)
-        else:
-            index = _first_extreme_of_rows(a.reshape(-1, length), ismax).reshape(a.shape[:-1])
+        rows = a if a.ndim == 2 else a.reshape(-1, length)
+        if char in _ROWS_KERNEL_READY or _rows_kernel_ready(rows, ismax):
+            index = _first_extreme_of_rows(rows, ismax).reshape(a.shape[:-1])
+        else:  # numpy's argmax (the same answer) while a helper process compiles the kernel
+            index = method(a, axis)
     else:
         index = method(a, axis)
     t: AnyTensor = _object_new(_tensor.Tensor)

@@ -95,3 +95,45 @@ def test_cache_only_raises_instead_of_compiling(tmp_path: Path) -> None:
     out = _run(_PROBE, tmp_path)
     assert out[0] == "raised"
     assert out[1] == "[8.0, 8.0, 8.0, 8.0]"
+
+
+_ARGMAX_ROWS = """
+import time
+import numpy as np
+from numba.core import event
+import typedtensor as tt
+from typedtensor import _tensor_index
+from typedtensor._backend import _background_compile as bg
+
+compiled = []
+
+class Count(event.Listener):
+    def on_start(self, ev):
+        pass
+    def on_end(self, ev):
+        compiled.append(ev.data["dispatcher"].py_func.__name__)
+
+event.register("numba:compile", Count())
+a = np.random.default_rng(4).standard_normal((4096, 64)).astype(np.float32)  # 1 MB of rows
+a[9, 3] = np.nan
+t = tt.asarray(a)
+np.testing.assert_array_equal(np.asarray(t.argmax(1)), a.argmax(1))
+print("foreground_compiled", compiled)
+print("helper_started", bool(bg._worker))
+deadline = time.monotonic() + 600
+while "f" not in _tensor_index._ROWS_KERNEL_READY and time.monotonic() < deadline:
+    np.testing.assert_array_equal(np.asarray(t.argmin(1)), a.argmin(1))
+    time.sleep(0.02)
+np.testing.assert_array_equal(np.asarray(t.argmax(1)), a.argmax(1))  # the kernel now
+print("kernel_ready", "f" in _tensor_index._ROWS_KERNEL_READY, compiled)
+"""
+
+
+def test_the_argmax_of_rows_is_numpys_while_its_kernel_compiles(tmp_path: Path) -> None:
+    """``t.argmax(1)`` of a medium array of rows (the serial kernel the Tensor method calls
+    without a plan): numpy's answer at once, no compile in the foreground, the kernel once
+    the helper has compiled it (the same answers, NaN first)."""
+    out = _run(_ARGMAX_ROWS, tmp_path)
+    assert "foreground_compiled []" in out
+    assert "helper_started True" in out
+    assert "kernel_ready True []" in out

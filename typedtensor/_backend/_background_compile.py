@@ -11,7 +11,7 @@ and, from ``PARALLEL_FROM_ELEMENTS``, parallel) into the disk cache. When it rep
 plan done, the next call runs the kernels, loading them from the cache (5-13 ms each). A
 plan's first call tries its kernels without compiling (``cache_only``, asked by
 ``_numba._cache`` on a disk-cache miss): a program whose kernels are cached runs them from
-its first call. Likewise a parallel kernel not compiled yet (``parallel_ready``): the serial
+its first call. Likewise a parallel kernel not compiled yet (``kernel_ready``): the serial
 one (the same bits) runs while the helper compiles it.
 
 A process, not a thread: numba's type inference enters ``warnings.catch_warnings`` for every
@@ -51,7 +51,7 @@ __all__ = [
     "enabled",
     "helper_alive",
     "job_state",
-    "parallel_ready",
+    "kernel_ready",
     "probing",
     "serve_while_compiling",
     "skip",
@@ -155,12 +155,12 @@ def serve_while_compiling(
     return run
 
 
-def parallel_ready(kernel: Any, args: tuple[Any, ...]) -> bool:
-    """May a parallel kernel run on ``args`` now? True where it is compiled or in the disk
-    cache (or the background compile is off: it then compiles in the foreground); else the
-    helper process compiles it and False until it is done (the serial kernel, which gives
-    the same bits, runs meanwhile). A parallel kernel costs 0.8-6 s to compile on a quiet
-    core, a serial one ~0.5 s."""
+def kernel_ready(kernel: Any, args: tuple[Any, ...]) -> bool:
+    """May ``kernel`` run on ``args`` now? True where it is compiled or in the disk cache (or
+    the background compile is off: it then compiles in the foreground); else the helper
+    process compiles it and False until it is done, while code giving the same bits runs:
+    the serial kernel for a parallel one (which costs 0.8-6 s to compile on a quiet core, a
+    serial one ~0.5 s), numpy's argmax for the argmax of rows."""
     tkey = (kernel, _type_key(args))
     known = _parallel.get(tkey)
     if known is True or (known is not None and known in _done):

@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _thread_policy as policy
-from .._background_compile import parallel_ready
+from .._background_compile import kernel_ready
 from ..kernel_twins import NOT_TWINNED, twin_of
 from . import _kernels as kern
 from ._canonical import _Canon, _canon, _rest, _split
@@ -58,7 +58,7 @@ def _launch(serial: Any, parallel: Any, par: bool, *args: Any) -> None:
     twin = twin_of(serial)
     if twin is not None and twin(*args) is not NOT_TWINNED:
         return
-    if par and parallel_ready(parallel, args):
+    if par and kernel_ready(parallel, args):
         with _LOCK:
             policy.timed_launch(parallel, _threads(), *args)
         return
