@@ -41,11 +41,13 @@ _LAYOUTS: list[tuple[tuple[int, ...], tuple[int, ...], str]] = [
     ((2048 * 3 + 5,), (0,), "h"),
     ((1 << 19,), (0,), "h"),
     ((7, 2049), (1,), "h"),
+    ((600, 1000), (1,), "h"),
     ((200, 700), (0, 1), "h"),
     ((300, 70), (0,), "v"),
     ((70, 300), (0,), "v"),
     ((200, 1500), (0,), "v"),
     ((70, 5000), (0,), "v"),
+    ((3000, 200), (0,), "v"),
     ((40, 30, 20), (0, 2), "hv"),
     ((5000, 3), (1,), "n"),
     ((2100, 16), (1,), "n"),
@@ -142,6 +144,17 @@ def test_the_twins_give_the_kernels_bits(
 ) -> None:
     _assert_twins_give_the_kernels_bits(op, _data(shape, dtype, 1), axes)
     assert set(twin_runs) == _twins_of(op, dtype, where)  # a norm's later stage sums: acc_v
+
+
+@pytest.mark.parametrize("op", sorted(_PARAMS))
+def test_the_twins_blocks_do_not_change_the_bits(op: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The twins take rows (horizontal) and columns (vertical) a block at a time; blocks of a
+    few elements give the same bits (rows and columns split mid-task included)."""
+    monkeypatch.setattr(kernel_twins, "BLOCK_ELEMENTS", 50)
+    monkeypatch.setattr(kernel_twins, "PIECE_ELEMENTS", 50)
+    for shape, axes, _ in _LAYOUTS:
+        if math.prod(shape) <= 1 << 16:
+            _assert_twins_give_the_kernels_bits(op, _data(shape, "float32", 8), axes)
 
 
 @pytest.mark.parametrize("op", ["sum", "mean", "norm1", "norm2"])

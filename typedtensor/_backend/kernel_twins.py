@@ -43,6 +43,11 @@ Run = Callable[[Array, dict[str, Any]], Array]
 TWIN_OPS = frozenset(("sum", "mean", "var", "std", "norm", "logsumexp"))
 #: what a twin returns for an op it does not reproduce (the kernel runs instead)
 NOT_TWINNED = object()
+#: rows' elements a horizontal twin works on at a time (1-2 MB: its temporaries stay in
+#: the caches)
+BLOCK_ELEMENTS = 1 << 18
+#: elements a vertical twin of sums works on at a time (its float64 temporaries: 16 MB)
+PIECE_ELEMENTS = 1 << 21
 
 _state = threading.local()
 
@@ -154,19 +159,23 @@ def _row_by_row(rows: Array, term: Callable[[Array], Array]) -> Array:
     return running_total(term(rows), 1)
 
 
-def _column_block(block: Array, op: int, zc_t: np.dtype[Any], zt_t: np.dtype[Any]) -> Any:
-    """``sums._accumulate_column_block`` / ``_norm_column_block`` of one task: the
-    ``(O, W)`` accumulate of ``block`` ``(O, rows, W)`` over its rows."""
+def _column_block(block: Array, op: int, zc_t: np.dtype[Any], zt_t: np.dtype[Any], w: int) -> Any:
+    """``sums._accumulate_column_block`` / ``_norm_column_block`` of a task ``w`` columns wide
+    (its branches depend on it): the accumulate of ``block`` ``(O, rows, W)`` (some of the
+    task's columns) over its rows, ``(O, W)``."""
     k = constants()
-    _, r, w = block.shape
+    r = block.shape[1]
     same: Callable[[Array], Array] = lambda v: v  # noqa: E731
     if op == k["SUM"]:
         if w >= 64 and r >= k["VB"]:  # blocks of VB rows in the chunk type
-            totals = [
-                _four_rows_then_rest(block[:, b0 : b0 + k["VB"]].astype(zc_t), same)
-                for b0 in range(0, r, k["VB"])
-            ]
-            return running_total(np.stack(totals, axis=1).astype(zt_t), 1)
+            vb, o, cols = k["VB"], block.shape[0], block.shape[2]
+            full = r // vb
+            whole = block[:, : full * vb].reshape(o * full, vb, cols).astype(zc_t)
+            totals = [_four_rows_then_rest(whole, same).reshape(o, full, cols)]
+            if r > full * vb:
+                totals.append(_four_rows_then_rest(block[:, full * vb :].astype(zc_t), same))
+                totals[-1] = totals[-1][:, None, :]
+            return running_total(np.concatenate(totals, axis=1).astype(zt_t), 1)
         return _four_rows_then_rest(block.astype(zt_t), same)
     if op == k["SUMABS"]:
         accumulate = _four_rows_then_rest if w > 4096 else _row_by_row
@@ -186,13 +195,24 @@ def _column_tasks(x: Array, ns: int, wb: int) -> Iterator[tuple[int, int, int, i
             yield s, (s * nr) // ns, ((s + 1) * nr) // ns, j0, min(ni, j0 + wb)
 
 
+def _pieces(o: int, r: int, j0: int, j1: int) -> Iterator[tuple[slice, slice]]:
+    """Columns ``[j0, j1)`` of ``o`` outer blocks of ``r`` rows in pieces of about
+    ``PIECE_ELEMENTS`` (outer, columns): the columns and outer blocks are independent."""
+    outer = max(1, min(o, PIECE_ELEMENTS // max(r * (j1 - j0), 1)))
+    cols = max(1, min(j1 - j0, PIECE_ELEMENTS // max(r * outer, 1)))
+    for o0 in range(0, o, outer):
+        for c0 in range(j0, j1, cols):
+            yield slice(o0, o0 + outer), slice(c0, min(c0 + cols, j1))
+
+
 def _acc_v(x: Array, part: Array, op: int, p: float, zc: Any, wb: int) -> object:
     zc_t, zt_t = np.asarray(zc).dtype, part.dtype
     for s, r0, r1, j0, j1 in _column_tasks(x, part.shape[1], wb):
-        acc = _column_block(x[:, r0:r1, j0:j1], op, zc_t, zt_t)
-        if acc is NOT_TWINNED:
-            return NOT_TWINNED
-        part[:, s, j0:j1] = acc
+        for outer, cols in _pieces(x.shape[0], r1 - r0, j0, j1):
+            acc = _column_block(x[outer, r0:r1, cols], op, zc_t, zt_t, j1 - j0)
+            if acc is NOT_TWINNED:
+                return NOT_TWINNED
+            part[outer, s, cols] = acc
     return None
 
 
@@ -213,7 +233,7 @@ def _acc_n(x: Array, part: Array, op: int, p: float, zc: Any, rb: int, norm: Any
     for r0, r1 in _short_row_blocks(x.shape[0], rb):
         w = min(rb, r1 - r0)  # the width each block of the kernel sees
         blocks = x[r0:r1].reshape(-1, w, x.shape[1]).transpose(0, 2, 1)
-        acc = _column_block(blocks, op, zc_t, part.dtype)
+        acc = _column_block(blocks, op, zc_t, part.dtype, w)
         if acc is NOT_TWINNED:
             return NOT_TWINNED
         part[r0:r1] = acc.reshape(-1)
@@ -302,6 +322,23 @@ def _var_n(x: Array, pmean: Array, pm2: Array, rb: int) -> object:
     return None
 
 
+def _rows_in_blocks(twin: Callable[..., object], outputs: int) -> Callable[..., object]:
+    """``twin`` of a horizontal kernel ``(x, *outputs, *rest)`` run on blocks of
+    about ``BLOCK_ELEMENTS`` of ``x``'s rows at a time (the rows are independent): its
+    temporaries stay in the caches, and a few times a block's size."""
+
+    def run(x: Array, *args: Any) -> object:
+        rows = max(1, BLOCK_ELEMENTS // max(x.shape[1], 1))
+        for r0 in range(0, x.shape[0], rows):
+            block = slice(r0, r0 + rows)
+            views = [out[block] for out in args[:outputs]]
+            if twin(x[block], *views, *args[outputs:]) is NOT_TWINNED:
+                return NOT_TWINNED
+        return None
+
+    return run
+
+
 def _logsumexp(twin: Callable[..., None]) -> Callable[..., object]:
     """A ``logsumexp_twin`` twin where it reproduces its kernel (float32 on this CPU)."""
 
@@ -317,16 +354,16 @@ def _logsumexp(twin: Callable[..., None]) -> Callable[..., object]:
 #: the serial kernel's name -> its twin (same arguments; returns ``NOT_TWINNED`` for an op
 #: it does not reproduce, having written nothing the kernel would not overwrite)
 TWINS: dict[str, Callable[..., object]] = {
-    "sum_h": _sum_h,
-    "sumsq_h": _sumsq_h,
-    "acc_h": _acc_h,
+    "sum_h": _rows_in_blocks(_sum_h, 1),
+    "sumsq_h": _rows_in_blocks(_sumsq_h, 1),
+    "acc_h": _rows_in_blocks(_acc_h, 1),
     "acc_v": _acc_v,
     "nrm_v": _acc_v,
     "acc_n": _acc_n,
-    "var_h": _var_h,
+    "var_h": _rows_in_blocks(_var_h, 2),
     "var_v": _var_v,
     "var_n": _var_n,
-    "lse_h": _logsumexp(logsumexp_twin.lse_h),
+    "lse_h": _rows_in_blocks(_logsumexp(logsumexp_twin.lse_h), 2),
     "lse_v": _logsumexp(logsumexp_twin.lse_v),
     "lse_n": _logsumexp(logsumexp_twin.lse_n),
 }

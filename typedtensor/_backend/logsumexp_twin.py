@@ -197,7 +197,7 @@ def _nan_max(running: Array, block: Array) -> Array:
 
 def lse_v(x: Array, pm: Array, ps: Array, z0: Any, wb: int) -> None:
     """``logsumexp.lse_v``: per column and segment of rows, the (max, sum of exp) state
-    (columns are independent: the column blocks do not matter)."""
+    (columns are independent: the kernel's column blocks do not matter)."""
     ns = pm.shape[1]
     nr = x.shape[1]
     for s in range(ns):
