@@ -164,7 +164,9 @@ def _index_of_rows(a: npt.NDArray[Any], method: Any, axis: int, ismax: bool) -> 
             _first_extreme_of_rows = first_extreme_of_rows
         rows = a if a.ndim == 2 else a.reshape(-1, length)
         if char in _ROWS_KERNEL_READY or _rows_kernel_ready(rows, ismax):
-            index = _first_extreme_of_rows(rows, ismax).reshape(a.shape[:-1])
+            index = _first_extreme_of_rows(rows, ismax)
+            if a.ndim != 2:
+                index = index.reshape(a.shape[:-1])
         else:  # numpy's argmax (the same answer) while a helper process compiles the kernel
             index = method(a, axis)
     else:

@@ -294,3 +294,30 @@ def test_the_exp_matches_the_kernels_exp_through_logsumexp() -> None:
     _assert_twins_give_the_kernels_bits("logsumexp", x, (0,))
     _assert_twins_give_the_kernels_bits("logsumexp", x.reshape(256, 256), (0,))
     assert math.isfinite(float(_reduce("logsumexp", x, (0,))[0]))
+
+
+def test_the_twins_serve_plans_up_to_max_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plan of a twinned op is served by its twins while the helper compiles
+    (``_background_compile``'s run) up to ``MAX_BYTES``, and compiles its kernels on its first
+    call past it (``_compile_ahead``'s run), as does float64 logsumexp (no twin) at any size."""
+    from typedtensor._backend import _routing
+
+    for name in ("TYPEDTENSOR_NUMBA_PARALLEL", "TYPEDTENSOR_NUMBA_CACHE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("TYPEDTENSOR_NUMBA_BACKGROUND", "1")
+    monkeypatch.setenv("TYPEDTENSOR_NUMBA_AHEAD", "1")
+
+    def served_by(op: str, dtype: str) -> str:
+        dt = np.dtype(dtype)
+        shape, strides = (1024, 1024), (1024 * dt.itemsize, dt.itemsize)
+        run = _routing.runner("numba", op, shape, strides, dt.itemsize, (0, 1), False, dt, dt)
+        return run.__code__.co_filename.rsplit("/", 1)[-1]
+
+    assert served_by("sum", "float32") == "_background_compile.py"
+    assert served_by("var", "float64") == "_background_compile.py"
+    if logsumexp_twin._fma() is not None:
+        assert served_by("logsumexp", "float32") == "_background_compile.py"
+    assert served_by("logsumexp", "float64") == "_compile_ahead.py"
+    monkeypatch.setattr(kernel_twins, "MAX_BYTES", (1 << 22) - 1)
+    assert served_by("sum", "float32") == "_compile_ahead.py"
+    assert served_by("var", "int8") == "_background_compile.py"  # 1 MB

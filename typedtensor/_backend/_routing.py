@@ -210,7 +210,7 @@ def runner(
         return numpy_run
     if input_dtype is None:
         return kernel_run
-    twinned = op in kernel_twins.TWIN_OPS
+    twinned = kernel_twins.serves(op, input_dtype, nbytes)
     if (routes is None or not routes.order_free) and not twinned:
         # its kernels compile in the foreground, the next plans' in a helper process
         from ._compile_ahead import compile_ahead

@@ -34,13 +34,17 @@ import numpy.typing as npt
 from . import logsumexp_twin
 from ._twin_orders import chunked, constants, fold, lane_add, running_total
 
-__all__ = ["NOT_TWINNED", "TWINS", "TWIN_OPS", "served", "serving", "twin_of"]
+__all__ = ["NOT_TWINNED", "TWINS", "TWIN_OPS", "served", "serves", "serving", "twin_of"]
 
 Array = npt.NDArray[Any]
 Run = Callable[[Array, dict[str, Any]], Array]
 
 #: the reductions whose plans the twins serve on a program's first run
 TWIN_OPS = frozenset(("sum", "mean", "var", "std", "norm", "logsumexp"))
+#: the largest input (bytes) the twins serve: a twin takes 4-40x numpy's time (a float32
+#: logsumexp ~37 ns an element), and some of its temporaries grow with the input, so past
+#: this the kernels compile in the foreground (2-4 s) as they did before the twins
+MAX_BYTES = 1 << 26
 #: what a twin returns for an op it does not reproduce (the kernel runs instead)
 NOT_TWINNED = object()
 #: rows' elements a horizontal twin works on at a time (1-2 MB: its temporaries stay in
@@ -61,6 +65,14 @@ def serving() -> Iterator[None]:
         yield
     finally:
         _state.active = False
+
+
+def serves(op: str, input_dtype: np.dtype[Any], nbytes: int) -> bool:
+    """Do the twins serve a plan of ``op`` over ``nbytes`` of ``input_dtype`` on a program's
+    first run? (logsumexp: float32 on the CPU numba compiles for)"""
+    if op not in TWIN_OPS or nbytes > MAX_BYTES:
+        return False
+    return op != "logsumexp" or logsumexp_twin.twinned(input_dtype.type(0))
 
 
 def served(backend_run: Run) -> Run:
