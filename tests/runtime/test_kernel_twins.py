@@ -267,10 +267,15 @@ def _fma_cases() -> tuple[Array, Array, Array]:
     return a, b, c
 
 
-def test_the_fused_multiply_add_rounds_as_llvm_fmuladd_does() -> None:
+@pytest.mark.parametrize("cpu", ["this one", "without FMA"])
+def test_the_fused_multiply_add_rounds_as_llvm_fmuladd_does(
+    cpu: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """On a CPU with FMA, ``a * b + c`` rounded once (an exact reference in fractions; the
     first two cases are ones a float64 sum rounded again to float32 gets wrong); without
     FMA, a rounded product and a rounded sum."""
+    if cpu == "without FMA":
+        monkeypatch.setattr(logsumexp_twin, "_host_fma", [False])
     a, b, c = _fma_cases()
     got = logsumexp_twin._fmuladd32(a, b, c)
     fused = logsumexp_twin._fma()

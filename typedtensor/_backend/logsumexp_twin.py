@@ -30,7 +30,7 @@ __all__ = ["lse_h", "lse_n", "lse_v", "twinned"]
 
 Array = npt.NDArray[Any]
 
-_fused: list[bool] = []
+_host_fma: list[bool] = []
 
 
 def twinned(z0: Any) -> bool:
@@ -43,14 +43,14 @@ def twinned(z0: Any) -> bool:
 
 def _fma() -> bool | None:
     """Does numba's ``fmuladd`` fuse? (None: numba compiles for a CPU named in its config.)"""
-    if not _fused:
+    if not _host_fma:
         from llvmlite import binding  # type: ignore[import-untyped]
         from numba.core import config
 
         if getattr(config, "CPU_NAME", None) or getattr(config, "CPU_FEATURES", None):
             return None
-        _fused.append(bool(binding.get_host_cpu_features().get("fma", False)))
-    return _fused[0]
+        _host_fma.append(bool(binding.get_host_cpu_features().get("fma", False)))
+    return _host_fma[0]
 
 
 #: the bits a float64 has beyond a float32's, and their pattern at a float32 midpoint
@@ -61,20 +61,27 @@ _EXP_BLOCK = 1 << 14
 
 
 def _fmuladd32(a: Array, b: Any, c: Any) -> Array:
-    """``a * b + c`` in float32 as ``llvm.fmuladd`` computes it here: one rounding of the exact
-    value where the CPU fuses, else a rounded product and a rounded sum."""
-    a32, b32, c32 = (np.asarray(v, np.float32) for v in (a, b, c))
+    """``a * b + c`` of float32 values in float32 as ``llvm.fmuladd`` computes it here: one
+    rounding of the exact value where the CPU fuses, else a rounded product and a rounded
+    sum."""
+    return _fused(*(np.asarray(v, np.float32).astype(np.float64) for v in (a, b, c)))
+
+
+def _fused(a: Array, b: Array, c: Array) -> Array:
+    """``_fmuladd32`` of float32 values given as their (exact) float64 images."""
     if not _fma():
-        return np.asarray(a32 * b32 + c32, np.float32)
-    p = a32.astype(np.float64) * b32.astype(np.float64)  # exact: 24 + 24 bits
-    s = p + c32.astype(np.float64)
+        return np.asarray(a.astype(np.float32) * b.astype(np.float32) + c.astype(np.float32))
+    p = a * b  # exact: 24 + 24 bits
+    s = p + c
     fused = s.astype(np.float32)
     # rounding the float64 sum again to float32 rounds the exact value once, except where
     # the sum fell on a float32 midpoint and was inexact: there the exact value decides
     midpoint = (s.view(np.int64) & _BELOW_FLOAT32) == _MIDPOINT
     if midpoint.any():
         fused[midpoint] = _round_past_midpoint(
-            p[midpoint], np.broadcast_to(c32, s.shape)[midpoint].astype(np.float64), s[midpoint]
+            np.broadcast_to(p, s.shape)[midpoint],
+            np.broadcast_to(c, s.shape)[midpoint],
+            s[midpoint],
         )
     return fused
 
@@ -102,15 +109,19 @@ def _expneg32(x: Array) -> Array:
 
 
 def _expneg32_block(x: Array) -> Array:
-    f32 = np.float32
-    c = [f32(1.0 / math.factorial(i)) for i in range(8)]
+    """``_expneg32`` of one block, its float32 steps carried as exact float64 images."""
+    f32, f64 = np.float32, np.float64
+    c = [f64(f32(1.0 / math.factorial(i))) for i in range(8)]
     x = np.where(x > f32(-87.0), x, f32(-87.0)).astype(f32)
-    k = np.floor(_fmuladd32(x, f32(1.4426950408889634), f32(0.5)))
-    r = _fmuladd32(-k, f32(-2.12194440e-4), _fmuladd32(-k, f32(0.693359375), x))
-    p = np.full_like(x, c[7])
+    x64 = x.astype(f64)
+    k = np.floor(_fused(x64, f64(f32(1.4426950408889634)), f64(f32(0.5))))
+    minus_k = (-k).astype(f64)
+    high = _fused(minus_k, f64(f32(0.693359375)), x64).astype(f64)
+    r = _fused(minus_k, f64(f32(-2.12194440e-4)), high).astype(f64)
+    p: Any = c[7]
     for i in range(6, -1, -1):
-        p = _fmuladd32(p, r, c[i])
-    return np.asarray(p * np.ldexp(f32(1.0), k.astype(np.int32)), f32)
+        p = _fused(np.asarray(p, f64), r, c[i]).astype(f64)
+    return np.asarray(p.astype(f32) * np.ldexp(f32(1.0), k.astype(np.int32)), f32)
 
 
 def _libm_exp(v: Array) -> Array:
