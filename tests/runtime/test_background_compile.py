@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 _PROGRAM = """
 import time, warnings
 import numpy as np
@@ -137,3 +139,21 @@ def test_the_argmax_of_rows_is_numpys_while_its_kernel_compiles(tmp_path: Path) 
     assert "foreground_compiled []" in out
     assert "helper_started True" in out
     assert "kernel_ready True []" in out
+
+
+def test_the_helper_takes_called_plans_before_ahead_steps(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The helper's queue: the plans and kernels the program called, in arrival order, then
+    the ahead-of-need steps (``ahead:`` keys) in theirs; ``skip`` lines are not jobs."""
+    import io
+    import queue
+
+    from typedtensor._backend import _compile_worker as worker
+
+    lines = ["ahead:a {}", "p1 {}", "skip p9", "ahead:b {}", "p2 {}", "k3 {}"]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(f"{line}\n" for line in lines)))
+    jobs: queue.PriorityQueue[tuple[int, int, str]] = queue.PriorityQueue()
+    skipped: set[str] = set()
+    worker._read_jobs(jobs, skipped)
+    order = [jobs.get()[2] for _ in range(jobs.qsize())]
+    assert order == ["p1 {}", "p2 {}", "k3 {}", "ahead:a {}", "ahead:b {}", ""]
+    assert skipped == {"p9"}

@@ -4,15 +4,17 @@ common kernels ahead of need.
 numpy's loops round sums differently from the kernels, so numpy cannot serve an
 order-dependent reduction while its kernels compile, as it serves the order-free ones. The
 sums, norms and moments have numpy twins of their kernels (``kernel_twins``: the same
-additions in the same order), which serve their plans while the helper compiles
-(``_routing``). logsumexp (its exp fuses multiply-adds, which numpy cannot) and the rest
-(prod, the NaN-aware forms...) have none: their plan compiles in the foreground. What can
-run elsewhere is the compile of the kernels the program will call next. So on the first
+additions in the same order), and so has float32 logsumexp (its exp's fused multiply-adds
+emulated exactly): they serve their plans while the helper compiles (``_routing``). float64
+logsumexp (a 53-bit fused multiply-add numpy cannot emulate cheaply) and the rest (prod, the
+NaN-aware forms...) have none: their plan compiles in the foreground. What can run
+elsewhere is the compile of the kernels the program will call next. So on the first
 order-dependent plan of an input dtype (float32, float64) whose kernels are neither compiled
 nor cached, the helper process is given ``precompile``'s steps for that dtype (``STEPS``:
 one per serial kernel of logsumexp first, then sum, mean, var, std and the norm over rows,
-columns and whole arrays), one job each, all but the one the foreground compiles now. A
-later plan without a twin whose kernels are still missing:
+columns and whole arrays), one job each, all but the one the foreground compiles now; it
+takes them after the plans the program has called. A later plan without a twin whose
+kernels are still missing:
 
 - waits for its step if the helper has begun it (``start KEY``), then loads the kernels
   from the disk cache; while it waits, it takes the next step still queued back from the
@@ -45,8 +47,8 @@ __all__ = ["STEPS", "compile_ahead", "enabled", "queue_steps", "step_key", "step
 #: the helper's steps: one per serial kernel of the common order-dependent reductions, as
 #: (op, ``precompile.LAYOUTS`` name), in the order the helper takes them
 STEPS: dict[str, tuple[str, str]] = {
-    # logsumexp first: its kernels have no numpy twin (``kernel_twins``), so a plan of it
-    # waits for them, where a sum's or a variance's plan is served by the twins meanwhile
+    # logsumexp first: float64 logsumexp has no numpy twin (``kernel_twins``), so a plan of
+    # it waits for its kernels, where a sum's or a variance's plan is served meanwhile
     "logsumexp_rows": ("logsumexp", "all"),  # logsumexp.lse_h
     "logsumexp_columns": ("logsumexp", "columns"),  # logsumexp.lse_v
     "sums_rows": ("sum", "all"),  # sums.sum_h: sum and mean of rows and wholes
@@ -128,7 +130,7 @@ def enabled() -> bool:
 def queue_steps(dtype: str) -> None:
     """Give the helper every step of ``dtype`` (once per process and dtype) where compiling
     ahead is on: the first plan of a reduction served by the kernels' numpy twins calls it
-    before it sends its own plan (``_routing``)."""
+    as it sends its own plan (``_routing``); the helper takes the steps after the plans."""
     if enabled():
         _queue_steps(dtype, None)
 

@@ -3,10 +3,11 @@ ahead-of-need steps from stdin, one JSON job a line after its key, compiles them
 disk cache and writes each key to stdout when done (``python -m
 typedtensor._backend._compile_worker``; it ends at the end of its input).
 
-Jobs run in the order they arrive. A line ``skip KEY`` withdraws a job not begun yet (the
-foreground compiles it itself); before an ahead-of-need step (``_compile_ahead``) the helper
-writes ``start KEY``, so that the foreground waits for a step under way instead of compiling
-the same kernels twice.
+The plans and kernels a program has called run first, in the order they arrive (numpy or
+the kernels' twins serve them meanwhile, slower than the kernels), then the ahead-of-need
+steps (``_compile_ahead``), in theirs. A line ``skip KEY`` withdraws a job not begun yet (the
+foreground compiles it itself); before a step the helper writes ``start KEY``, so that the
+foreground waits for a step under way instead of compiling the same kernels twice.
 """
 
 from __future__ import annotations
@@ -69,15 +70,24 @@ def _compile_step(job: dict[str, Any]) -> None:
     precompile([op], [dtype], [layout], serial_only=True)
 
 
-def _read_jobs(jobs: queue.Queue[str | None], skipped: set[str]) -> None:
-    """Queue each job line of stdin (``None`` at its end); ``skip KEY`` lines fill ``skipped``."""
+#: a job's place in the queue: the plans and kernels a program has called (served by numpy
+#: or the twins meanwhile), then the ahead-of-need steps, then the end of the input
+_CALLED, _AHEAD, _END = 0, 1, 2
+
+
+def _read_jobs(jobs: queue.PriorityQueue[tuple[int, int, str]], skipped: set[str]) -> None:
+    """Queue each job line of stdin, the steps (``ahead:`` keys) after the jobs of plans and
+    kernels, each kind in arrival order (an empty line at the end of the input); ``skip KEY``
+    lines fill ``skipped``."""
+    order = 0
     for line in sys.stdin:
         word, _, rest = line.strip().partition(" ")
         if word == "skip":
             skipped.add(rest)
         elif word:
-            jobs.put(line.strip())
-    jobs.put(None)
+            order += 1
+            jobs.put((_AHEAD if word.startswith("ahead:") else _CALLED, order, line.strip()))
+    jobs.put((_END, order + 1, ""))
 
 
 def main() -> None:
@@ -86,10 +96,10 @@ def main() -> None:
     keeps the cores it had."""
     if hasattr(os, "nice"):
         os.nice(10)
-    jobs: queue.Queue[str | None] = queue.Queue()
+    jobs: queue.PriorityQueue[tuple[int, int, str]] = queue.PriorityQueue()
     skipped: set[str] = set()
     threading.Thread(target=_read_jobs, args=(jobs, skipped), daemon=True).start()
-    while (line := jobs.get()) is not None:
+    while (line := jobs.get()[2]) != "":
         key, _, text = line.partition(" ")
         if key in skipped:
             continue

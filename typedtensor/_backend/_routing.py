@@ -227,8 +227,8 @@ def runner(
         return serve_while_compiling(kernel_run, numpy_run, job)
     from ._compile_ahead import queue_steps
 
-    # the helper takes the ahead-of-need steps (logsumexp's first) before this plan: the
-    # twins serve it meanwhile
+    # the first such plan also queues the ahead-of-need steps of its dtype (the helper takes
+    # them after the plans the program has called)
     queue = functools.partial(queue_steps, input_dtype.name)
     return serve_while_compiling(kernel_run, kernel_twins.served(backend_run), job, queue)
 
