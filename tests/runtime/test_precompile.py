@@ -55,10 +55,10 @@ def _env(cache: Path) -> dict[str, str]:
     return env
 
 
-def _python(args: list[str], cache: Path) -> list[str]:
-    r = subprocess.run(
-        [sys.executable, *args], capture_output=True, text=True, env=_env(cache), timeout=900
-    )
+def _python(args: list[str], cache: Path, **settings: str) -> list[str]:
+    env = {**_env(cache), **settings}
+    cmd = [sys.executable, *args]
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900)
     assert r.returncode == 0, r.stderr
     return r.stdout.splitlines()
 
@@ -73,9 +73,13 @@ def test_precompile_fills_the_cache_so_a_first_run_compiles_nothing(tmp_path: Pa
     assert again[-1].startswith("0 kernels compiled"), again
 
 
-def test_without_precompile_the_program_compiles_in_its_own_process(tmp_path: Path) -> None:
-    """The probe above can fail: with an empty cache the same program compiles kernels."""
-    out = _python(["-c", _PROGRAM], tmp_path)
+def test_without_precompile_the_program_needs_its_kernels_compiled(tmp_path: Path) -> None:
+    """The probe above can fail: with an empty cache the same program starts the helper (its
+    kernels compile there while numpy's loops and the kernels' twins serve), and with the
+    helper off it compiles them in its own process."""
+    out = _python(["-c", _PROGRAM], tmp_path / "helper")
+    assert out == ["compiled []", "helper_started True"], out
+    out = _python(["-c", _PROGRAM], tmp_path / "own", TYPEDTENSOR_NUMBA_BACKGROUND="0")
     assert out[0] != "compiled []" and "'sum_h'" in out[0], out
 
 
