@@ -1,5 +1,6 @@
-"""numpy twins of the numba kernels of sums, norms and moments: the same additions in the same
-order, so the same bits, for a program's first calls while the kernels compile.
+"""numpy twins of the numba kernels of sums, norms, moments and float32 logsumexp: the same
+additions in the same order, so the same bits, for a program's first calls while the kernels
+compile.
 
 The order-sensitive kernels fix the order of every addition (``_numba/_lanes``): element ``i``
 of a run goes to lane ``i % L``, each lane adds four blocks of ``L`` at a time
@@ -10,7 +11,8 @@ IEEE precision, and each running total is a sequential sum, which ``np.cumsum`` 
 the same order. numba compiles these kernels without fast-math and without contraction (no
 fused multiply-add), so the twins here give their results bit for bit
 (``tests/runtime/test_kernel_twins.py`` compares them). The logsumexp kernels' exp fuses its
-multiply-adds (``_fmuladd``), which numpy cannot reproduce: they have no twin.
+multiply-adds (``_fmuladd``): ``logsumexp_twin`` emulates that exactly for float32; float64
+logsumexp has no twin.
 
 A twin has its kernel's signature and fills the same partial-result arrays; ``TWINS`` maps the
 serial kernel's name to it. Inside ``serving()`` the numba backend's stages
@@ -41,9 +43,9 @@ Run = Callable[[Array, dict[str, Any]], Array]
 
 #: the reductions whose plans the twins serve on a program's first run
 TWIN_OPS = frozenset(("sum", "mean", "var", "std", "norm", "logsumexp"))
-#: the largest input (bytes) the twins serve: a twin takes 4-40x numpy's time (a float32
-#: logsumexp ~37 ns an element), and some of its temporaries grow with the input, so past
-#: this the kernels compile in the foreground (2-4 s) as they did before the twins
+#: the largest input (bytes) the twins serve: a twin takes 2.5-12x numpy's time (a float32
+#: logsumexp ~30 ns an element, ``benchmarks/README.md``), so past this the kernels compile
+#: in the foreground (2-4 s) as they did before the twins
 MAX_BYTES = 1 << 26
 #: what a twin returns for an op it does not reproduce (the kernel runs instead)
 NOT_TWINNED = object()
