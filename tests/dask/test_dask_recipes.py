@@ -114,9 +114,8 @@ def test_combine_is_the_recipes_merge() -> None:
     recipe = dask_tree("nanmax")
     build = registry.resolve(recipe.steps)
     f4 = np.dtype(np.float32)
-    _, combine, _, partial = build(
-        "nanmax", f4, (0,), (4,), {}, f4, "numpy", **dict(recipe.options)
-    )
+    call = tree_steps.TreeCall("nanmax", f4, (0,), (4,), {}, f4, "numpy")
+    _, combine, _, partial = build(call, **dict(recipe.options))
     assert partial == f4
     assert isinstance(combine, functools.partial) and combine.func is tree.ufunc_combine
     assert combine.keywords["ufunc"] is np.fmax

@@ -122,7 +122,8 @@ class DaskTree:
     a tree whose chunk, combine and aggregate steps ``steps`` builds.
 
     - ``steps``: ``"module:function"`` (imported on first use: dask only then), called as
-      ``steps(name, in_dtype, axes, shape, params, out_dtype, backend, **options)`` and
+      ``steps(call, **options)`` (``call`` a ``_dask.tree_steps.TreeCall``: name, dtypes,
+      axes, shape, params, backend) and
       returning ``(chunk, combine, aggregate, partial dtype)`` for ``dask.array.reduction``;
       with ``candidates`` it builds the whole graph instead,
       ``steps(array, name, axes, keepdims, split_every, backend, **options)`` (the

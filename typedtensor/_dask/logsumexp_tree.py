@@ -16,7 +16,7 @@ import numpy.typing as npt
 from .._backend import partials
 from ._partials import F8, _reduced_count, fold, keep_shape
 from ._trees import squeeze_reduced
-from .tree_steps import Steps
+from .tree_steps import Steps, TreeCall
 
 __all__ = ["LSE", "lse_aggregate", "lse_combine", "lse_pairs", "lse_steps"]
 
@@ -68,16 +68,8 @@ def lse_aggregate(
     return squeeze_reduced(np.asarray(r, dtype=result_dtype), axis, keepdims)
 
 
-def lse_steps(
-    name: str,
-    in_dtype: np.dtype[Any],
-    axes: tuple[int, ...],
-    shape: tuple[int, ...],
-    params: dict[str, Any],
-    out_dtype: np.dtype[Any],
-    backend: str,
-) -> Steps:
+def lse_steps(call: TreeCall) -> Steps:
     """logsumexp: ``(max, sum of exp)`` pairs per chunk."""
-    chunk = functools.partial(lse_pairs, backend=backend)
-    agg = functools.partial(lse_aggregate, result_dtype=out_dtype)
+    chunk = functools.partial(lse_pairs, backend=call.backend)
+    agg = functools.partial(lse_aggregate, result_dtype=call.out_dtype)
     return chunk, lse_combine, agg, LSE

@@ -18,7 +18,7 @@ from .._backend import partials
 from . import _trees as tree
 from ._partials import _reduced_count, fold, keep_shape
 from ._trees import squeeze_reduced
-from .tree_steps import Steps
+from .tree_steps import Steps, TreeCall
 
 __all__ = [
     "mean_steps",
@@ -82,24 +82,18 @@ def nan_mean_aggregate(
 
 
 def mean_steps(
-    name: str,
-    in_dtype: np.dtype[Any],
-    axes: tuple[int, ...],
-    shape: tuple[int, ...],
-    params: dict[str, Any],
-    out_dtype: np.dtype[Any],
-    backend: str,
+    call: TreeCall,
     *,
     skip_nan: bool,
 ) -> Steps:
     """mean: float64 sums scaled by the count at the root; nanmean (and a mean over chunks
     of unknown size): (sum, count) pairs."""
     p = functools.partial
-    if skip_nan or any(math.isnan(shape[d]) for d in axes):
-        chunk = p(nan_sum_count, backend=backend, skip_nan=skip_nan)
-        agg = p(nan_mean_aggregate, result_dtype=out_dtype)
-        return chunk, nan_sum_count_combine, agg, nan_sum_count_dtype(in_dtype)
-    count = math.prod(shape[d] for d in axes)
-    chunk = p(sum_f8, backend=backend)
-    agg = p(tree.ufunc_aggregate, ufunc=np.add, result_dtype=out_dtype, scale=count)
+    if skip_nan or any(math.isnan(call.shape[d]) for d in call.axes):
+        chunk = p(nan_sum_count, backend=call.backend, skip_nan=skip_nan)
+        agg = p(nan_mean_aggregate, result_dtype=call.out_dtype)
+        return chunk, nan_sum_count_combine, agg, nan_sum_count_dtype(call.in_dtype)
+    count = math.prod(call.shape[d] for d in call.axes)
+    chunk = p(sum_f8, backend=call.backend)
+    agg = p(tree.ufunc_aggregate, ufunc=np.add, result_dtype=call.out_dtype, scale=count)
     return chunk, p(tree.ufunc_combine, ufunc=np.add), agg, np.dtype(np.float64)

@@ -16,7 +16,7 @@ import numpy.typing as npt
 from .._backend import partials
 from ._partials import F8, fold, keep_shape
 from ._trees import squeeze_reduced
-from .tree_steps import Steps
+from .tree_steps import Steps, TreeCall
 
 __all__ = ["moment_steps", "moments", "moments_aggregate", "moments_combine", "moments_dtype"]
 
@@ -98,25 +98,19 @@ def moments_aggregate(
 
 
 def moment_steps(
-    name: str,
-    in_dtype: np.dtype[Any],
-    axes: tuple[int, ...],
-    shape: tuple[int, ...],
-    params: dict[str, Any],
-    out_dtype: np.dtype[Any],
-    backend: str,
+    call: TreeCall,
     *,
     skip_nan: bool,
     sqrt: bool,
 ) -> Steps:
     """var/std (``sqrt``) and their nan forms: ``(n, mean, m2)`` per chunk, Chan's merge."""
     p = functools.partial
-    chunk = p(moments, skip_nan=skip_nan, backend=backend)
+    chunk = p(moments, skip_nan=skip_nan, backend=call.backend)
     agg = p(
         moments_aggregate,
-        correction=float(params.get("correction") or 0.0),
+        correction=float(call.params.get("correction") or 0.0),
         sqrt=sqrt,
         skip_nan=skip_nan,
-        result_dtype=out_dtype,
+        result_dtype=call.out_dtype,
     )
-    return chunk, moments_combine, agg, moments_dtype(in_dtype)
+    return chunk, moments_combine, agg, moments_dtype(call.in_dtype)

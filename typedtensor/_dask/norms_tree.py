@@ -20,7 +20,7 @@ from .._reduce_plan import reduce_array
 from . import _partials as part
 from . import _trees as tree
 from ._partials import F8, fold, keep_shape
-from .tree_steps import Steps
+from .tree_steps import Steps, TreeCall
 
 __all__ = ["norm_aggregate", "norm_steps", "power_sum"]
 
@@ -58,19 +58,11 @@ def norm_aggregate(
     return np.asarray(r, dtype=dt)
 
 
-def norm_steps(
-    name: str,
-    in_dtype: np.dtype[Any],
-    axes: tuple[int, ...],
-    shape: tuple[int, ...],
-    params: dict[str, Any],
-    out_dtype: np.dtype[Any],
-    backend: str,
-) -> Steps:
+def norm_steps(call: TreeCall) -> Steps:
     """The norms: max/min of |x| for p = +-inf, a count for p = 0, float64 sums of |x|^p
     for finite p (eps and the root once, at the end)."""
     p = functools.partial
-    norm_p = float(params["p"])
+    norm_p = float(call.params["p"])
     if norm_p in (math.inf, -math.inf, 0.0):
         op, ufunc, fill = (
             ("count_nonzero", np.add, 0)
@@ -79,19 +71,19 @@ def norm_steps(
             if norm_p > 0
             else ("norm", np.minimum, np.inf)
         )
-        pdt = np.dtype(np.int64) if norm_p == 0 else out_dtype
+        pdt = np.dtype(np.int64) if norm_p == 0 else call.out_dtype
         chunk = p(
-            _norm_extreme_chunk, op=op, p=norm_p, partial_dtype=pdt, fill=fill, backend=backend
+            _norm_extreme_chunk, op=op, p=norm_p, partial_dtype=pdt, fill=fill, backend=call.backend
         )
-        agg = p(tree.ufunc_aggregate, ufunc=ufunc, result_dtype=out_dtype)
+        agg = p(tree.ufunc_aggregate, ufunc=ufunc, result_dtype=call.out_dtype)
         return chunk, p(tree.ufunc_combine, ufunc=ufunc), agg, pdt
-    chunk = p(power_sum, p=norm_p, real=out_dtype, backend=backend)
+    chunk = p(power_sum, p=norm_p, real=call.out_dtype, backend=call.backend)
     agg = p(
         norm_aggregate,
         p=norm_p,
-        eps=float(params.get("eps") or 0.0),
-        mode=str(params.get("mode") or "plain"),
-        result_dtype=out_dtype,
+        eps=float(call.params.get("eps") or 0.0),
+        mode=str(call.params.get("mode") or "plain"),
+        result_dtype=call.out_dtype,
     )
     return chunk, p(tree.ufunc_combine, ufunc=np.add), agg, np.dtype(np.float64)
 

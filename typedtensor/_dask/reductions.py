@@ -34,6 +34,7 @@ from . import _in_dtype
 from . import _partials as part
 from . import _trees as tree
 from .norms_tree import power_sum
+from .tree_steps import TreeCall
 
 __all__ = ["dask_tree", "l2_normalize_dask", "reduce_dask", "result_dtype"]
 
@@ -93,7 +94,8 @@ def reduce_dask(
     options = dict(recipe.options)
     if recipe.candidates:
         return build(array, name, axes, keepdims, split_every, backend, **options)
-    steps = build(name, array.dtype, axes, array.shape, params, out_dtype, backend, **options)
+    call = TreeCall(name, array.dtype, axes, array.shape, params, out_dtype, backend)
+    steps = build(call, **options)
     chunk, combine, aggregate, _ = steps
     import dask.array as da
 
