@@ -60,15 +60,10 @@ _MIDPOINT = 1 << 28
 _EXP_BLOCK = 1 << 14
 
 
-def _fmuladd32(a: Array, b: Any, c: Any) -> Array:
-    """``a * b + c`` of float32 values in float32 as ``llvm.fmuladd`` computes it here: one
-    rounding of the exact value where the CPU fuses, else a rounded product and a rounded
-    sum."""
-    return _fused(*(np.asarray(v, np.float32).astype(np.float64) for v in (a, b, c)))
-
-
 def _fused(a: Array, b: Array, c: Array) -> Array:
-    """``_fmuladd32`` of float32 values given as their (exact) float64 images."""
+    """``a * b + c`` of float32 values, given as their (exact) float64 images, in float32 as
+    ``llvm.fmuladd`` computes it here: one rounding of the exact value where the CPU fuses,
+    else a rounded product and a rounded sum."""
     if not _fma():
         return np.asarray(a.astype(np.float32) * b.astype(np.float32) + c.astype(np.float32))
     p = a * b  # exact: 24 + 24 bits
@@ -185,7 +180,7 @@ def _column_states(rows: Array) -> tuple[Array, Array]:
     colmax = rows[:, 0].copy()
     for b0 in range(0, rows.shape[1], vb):
         block = rows[:, b0 : b0 + vb]
-        colmax = _nan_max(colmax, block)
+        colmax = np.maximum(colmax, np.max(block, axis=1))  # NaN propagating, as ``_vmax``
         m = colmax.astype(np.float64)
         grows = m > big
         rescale = grows & (tot != 0.0)
@@ -199,11 +194,6 @@ def _column_states(rows: Array) -> tuple[Array, Array]:
     big[c == np.inf], tot[c == np.inf] = np.inf, 1.0
     big[c != c], tot[c != c] = np.nan, 1.0
     return big, tot
-
-
-def _nan_max(running: Array, block: Array) -> Array:
-    """The running column max after ``block``'s rows, NaN propagating (``_primitives._vmax``)."""
-    return np.asarray(np.maximum(running, np.max(block, axis=1)))
 
 
 def lse_v(x: Array, pm: Array, ps: Array, z0: Any, wb: int) -> None:
