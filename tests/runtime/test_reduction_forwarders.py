@@ -86,22 +86,37 @@ def _render_into(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         path.write_text(text)
 
 
-def test_check_fails_on_a_hand_edited_forwarder(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+def assert_check_fails_on_a_hand_edit(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    module: str,
+    replace: tuple[str, str],
 ) -> None:
+    """Fresh generated files pass ``--check``; ``replace`` applied to ``module`` (a generated
+    file's path) makes it fail, naming that file."""
     _render_into(tmp_path, monkeypatch)
     assert generate.main(["--check"]) == 0
-    path = tmp_path / "typedtensor" / "reductions.py"
+    path = tmp_path / module
     text = path.read_text()
-    edited = text.replace(
-        "def nansum(\n    x: AnyTensor,\n    axis: Axis = None,\n    keepdims: bool = False,",
-        "def nansum(\n    x: AnyTensor,\n    axis: Axis = None,\n    keepdims: bool = True,",
-    )
+    edited = text.replace(*replace)
     assert edited != text
     path.write_text(edited)
     capsys.readouterr()
     assert generate.main(["--check"]) == 1
-    assert "stale stubs: typedtensor/reductions.py;" in capsys.readouterr().err
+    assert f"stale stubs: {module};" in capsys.readouterr().err
+
+
+def test_check_fails_on_a_hand_edited_forwarder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    edit = (
+        "def nansum(\n    x: AnyTensor,\n    axis: Axis = None,\n    keepdims: bool = False,",
+        "def nansum(\n    x: AnyTensor,\n    axis: Axis = None,\n    keepdims: bool = True,",
+    )
+    assert_check_fails_on_a_hand_edit(
+        tmp_path, monkeypatch, capsys, "typedtensor/reductions.py", edit
+    )
 
 
 def test_check_fails_on_a_changed_table_row(
