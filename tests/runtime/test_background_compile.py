@@ -143,17 +143,73 @@ def test_the_argmax_of_rows_is_numpys_while_its_kernel_compiles(tmp_path: Path) 
 
 def test_the_helper_takes_called_plans_before_ahead_steps(monkeypatch: pytest.MonkeyPatch) -> None:
     """The helper's queue: the plans and kernels the program called, in arrival order, then
-    the ahead-of-need steps (``ahead:`` keys) in theirs; ``skip`` lines are not jobs."""
+    the parallel variants of serial kernels it runs (``faster:`` keys), then the
+    ahead-of-need steps (``ahead:`` keys), each kind in arrival order; ``skip`` lines are not
+    jobs."""
     import io
     import queue
 
     from typedtensor._backend import _compile_worker as worker
 
-    lines = ["ahead:a {}", "p1 {}", "skip p9", "ahead:b {}", "p2 {}", "k3 {}"]
+    lines = ["ahead:a {}", "faster:f1 {}", "p1 {}", "skip p9", "ahead:b {}", "p2 {}"]
+    lines += ["faster:f2 {}", "k3 {}"]
     monkeypatch.setattr(sys, "stdin", io.StringIO("".join(f"{line}\n" for line in lines)))
     jobs: queue.PriorityQueue[tuple[int, int, str]] = queue.PriorityQueue()
     skipped: set[str] = set()
     worker._read_jobs(jobs, skipped)
     order = [jobs.get()[2] for _ in range(jobs.qsize())]
-    assert order == ["p1 {}", "p2 {}", "k3 {}", "ahead:a {}", "ahead:b {}", ""]
+    assert order == [
+        "p1 {}",
+        "p2 {}",
+        "k3 {}",
+        "faster:f1 {}",
+        "faster:f2 {}",
+        "ahead:a {}",
+        "ahead:b {}",
+        "",
+    ]
     assert skipped == {"p9"}
+
+
+_PLAN_IN_THE_HELPER = """
+import numpy as np
+from typedtensor._backend import _compile_worker as worker
+from typedtensor._backend._numba import sums
+
+job = {"op": "sum", "shape": [1024, 512], "strides": [2048, 4], "itemsize": 4, "axes": [1],
+       "keepdims": False, "dtype": "float32", "input_dtype": "float32", "params": {}}
+worker._compile_plan(job)  # 512K elements: both routes
+print("serial", [str(s[0]) for s in sums.sum_h.overloads])
+print("parallel", len(sums.sum_h_par.overloads))
+"""
+
+
+def test_the_helper_compiles_a_plans_serial_kernels_not_its_parallel_ones(tmp_path: Path) -> None:
+    """The helper's job for a plan of the parallel route's size runs it on both routes with
+    the parallel kernels deferred (``parallel_deferred``): the serial kernels compile (the
+    program leaves the twins after them), the parallel ones wait for their own job."""
+    out = _run(_PLAN_IN_THE_HELPER, tmp_path)
+    assert "serial ['array(float32, 2d, C)']" in out
+    assert "parallel 0" in out
+
+
+def test_a_deferrable_kernel_is_not_ready_inside_parallel_deferred(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Inside ``parallel_deferred()`` a parallel variant is not ready and nothing is sent to
+    a helper; a kernel that is not deferrable (the argmax of rows) is unaffected."""
+    import numpy as np
+
+    from typedtensor._backend import _background_compile as bg
+    from typedtensor._backend._numba import sums
+
+    monkeypatch.setenv("TYPEDTENSOR_NUMBA_BACKGROUND", "0")  # the helper process's setting
+    monkeypatch.setattr(bg, "_parallel", {})
+    sent: list[str] = []
+    monkeypatch.setattr(bg, "_submit", lambda key, text: sent.append(key) or True)
+    args = (np.zeros((4, 8), np.float32), np.zeros((4, 1)), np.float32(0), 0.0, 1)
+    with bg.parallel_deferred():
+        assert not bg.kernel_ready(sums.sum_h_par, args, deferrable=True)
+        assert bg.kernel_ready(sums.sum_h, args)
+    assert bg.kernel_ready(sums.sum_h_par, args, deferrable=True)
+    assert sent == []

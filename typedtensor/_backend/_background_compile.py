@@ -6,13 +6,13 @@ mean, var, std, norm or float32 logsumexp gets them from its kernels' numpy twin
 (``kernel_twins``). So while the kernels a plan needs are neither compiled nor in the disk
 cache, numpy's runner (or the twins) serves the plan, and one helper process (``python -m
 typedtensor._backend._compile_worker``, started on the first such plan, one per program)
-runs the same plan on a zero array of the same layout, which compiles its kernels (serial
-and, from ``PARALLEL_FROM_ELEMENTS``, parallel) into the disk cache. When it reports the
-plan done, the next call runs the kernels, loading them from the cache (5-13 ms each). A
-plan's first call tries its kernels without compiling (``cache_only``, asked by
-``_numba._cache`` on a disk-cache miss): a program whose kernels are cached runs them from
-its first call. Likewise a parallel kernel not compiled yet (``kernel_ready``): the serial
-one (the same bits) runs while the helper compiles it.
+runs the same plan on a zero array of the same layout, which compiles the serial kernels it
+runs into the disk cache. When it reports the plan done, the next call runs the kernels,
+loading them from the cache (5-13 ms each). A plan's first call tries its kernels without
+compiling (``cache_only``, asked by ``_numba._cache`` on a disk-cache miss): a program
+whose kernels are cached runs them from its first call. Likewise a parallel kernel not
+compiled yet (``kernel_ready``): the serial one (the same bits) runs while the helper
+compiles it, after the plans the program waits for.
 
 A process, not a thread: numba's type inference enters ``warnings.catch_warnings`` for every
 typing constraint, and ``catch_warnings`` swaps the process-wide ``warnings`` filters and
@@ -52,6 +52,7 @@ __all__ = [
     "helper_alive",
     "job_state",
     "kernel_ready",
+    "parallel_deferred",
     "probing",
     "serve_while_compiling",
     "skip",
@@ -155,12 +156,28 @@ def serve_while_compiling(
     return run
 
 
-def kernel_ready(kernel: Any, args: tuple[Any, ...]) -> bool:
+@contextlib.contextmanager
+def parallel_deferred() -> Iterator[None]:
+    """Within this block (this thread only; the helper process compiling a plan) a
+    ``kernel_ready(..., deferrable=True)`` kernel is not ready and nothing is submitted: the
+    serial kernels run, and compile, in its place."""
+    _probe.defer_parallel = True
+    try:
+        yield
+    finally:
+        _probe.defer_parallel = False
+
+
+def kernel_ready(kernel: Any, args: tuple[Any, ...], deferrable: bool = False) -> bool:
     """May ``kernel`` run on ``args`` now? True where it is compiled or in the disk cache (or
     the background compile is off: it then compiles in the foreground); else the helper
     process compiles it and False until it is done, while code giving the same bits runs:
     the serial kernel for a parallel one (which costs 0.8-6 s to compile on a quiet core, a
-    serial one ~0.5 s), numpy's argmax for the argmax of rows."""
+    serial one ~0.5 s), numpy's argmax for the argmax of rows. ``deferrable``: a parallel
+    variant, which the helper compiles after the plans and kernels a program waits for (and
+    not at all inside ``parallel_deferred()``)."""
+    if deferrable and getattr(_probe, "defer_parallel", False):
+        return False
     tkey = (kernel, _type_key(args))
     known = _parallel.get(tkey)
     if known is True or (known is not None and known in _done):
@@ -185,7 +202,7 @@ def kernel_ready(kernel: Any, args: tuple[Any, ...]) -> bool:
         ready = False
     name = f"{kernel.py_func.__module__}:{kernel.py_func.__name__}"
     text = json.dumps({"kernel": name, "sig": base64.b64encode(pickle.dumps(signature)).decode()})
-    key = hashlib.sha256(text.encode()).hexdigest()[:24]
+    key = ("faster:" if deferrable else "") + hashlib.sha256(text.encode()).hexdigest()[:24]
     if ready or not _submit(key, text):
         _parallel[tkey] = True
         return True

@@ -4,8 +4,13 @@ disk cache and writes each key to stdout when done (``python -m
 typedtensor._backend._compile_worker``; it ends at the end of its input).
 
 The plans and kernels a program has called run first, in the order they arrive (numpy or
-the kernels' twins serve them meanwhile, slower than the kernels), then the ahead-of-need
-steps (``_compile_ahead``), in theirs. A line ``skip KEY`` withdraws a job not begun yet (the
+the kernels' twins serve them meanwhile, slower than the kernels), then the parallel
+variants of serial kernels the program runs (``faster:`` keys: the serial kernel serves
+meanwhile, with the same bits), then the ahead-of-need steps (``_compile_ahead``), each kind
+in arrival order. A plan's job compiles the serial kernels it runs on either route (the
+parallel route's parallel kernels deferred: the program asks for them when it runs them),
+so the program leaves numpy or the twins after ~0.5 s of compiling a kernel, not after the
+0.8-6 s of its parallel variant. A line ``skip KEY`` withdraws a job not begun yet (the
 foreground compiles it itself); before a step the helper writes ``start KEY``, so that the
 foreground waits for a step under way instead of compiling the same kernels twice.
 """
@@ -23,10 +28,11 @@ import numpy as np
 
 
 def _compile_plan(job: dict[str, Any]) -> None:
-    """Run one plan on a zero array of its layout, once per route: its kernels compile into
-    the disk cache."""
+    """Run one plan on a zero array of its layout, once per route, its parallel kernels
+    deferred (their serial variants run): its serial kernels compile into the disk cache."""
     from numpy.lib.stride_tricks import as_strided
 
+    from ._background_compile import parallel_deferred
     from ._routing import runner
     from ._thread_policy import PARALLEL_FROM_ELEMENTS
 
@@ -48,7 +54,8 @@ def _compile_plan(job: dict[str, Any]) -> None:
             np.dtype(job["dtype"]),
             in_dtype,
         )
-        run(a, dict(job["params"]))
+        with parallel_deferred():
+            run(a, dict(job["params"]))
 
 
 def _compile_kernel(job: dict[str, Any]) -> None:
@@ -71,14 +78,21 @@ def _compile_step(job: dict[str, Any]) -> None:
 
 
 #: a job's place in the queue: the plans and kernels a program has called (served by numpy
-#: or the twins meanwhile), then the ahead-of-need steps, then the end of the input
-_CALLED, _AHEAD, _END = 0, 1, 2
+#: or the twins meanwhile), then the parallel variants of serial kernels it runs, then the
+#: ahead-of-need steps, then the end of the input
+_CALLED, _FASTER, _AHEAD, _END = 0, 1, 2, 3
+
+
+def _priority(key: str) -> int:
+    """The queue a job goes to, by its key's prefix (``faster:``, ``ahead:``, or none)."""
+    if key.startswith("ahead:"):
+        return _AHEAD
+    return _FASTER if key.startswith("faster:") else _CALLED
 
 
 def _read_jobs(jobs: queue.PriorityQueue[tuple[int, int, str]], skipped: set[str]) -> None:
-    """Queue each job line of stdin, the steps (``ahead:`` keys) after the jobs of plans and
-    kernels, each kind in arrival order (an empty line at the end of the input); ``skip KEY``
-    lines fill ``skipped``."""
+    """Queue each job line of stdin by its priority (``_priority``), each kind in arrival
+    order (an empty line at the end of the input); ``skip KEY`` lines fill ``skipped``."""
     order = 0
     for line in sys.stdin:
         word, _, rest = line.strip().partition(" ")
@@ -86,7 +100,7 @@ def _read_jobs(jobs: queue.PriorityQueue[tuple[int, int, str]], skipped: set[str
             skipped.add(rest)
         elif word:
             order += 1
-            jobs.put((_AHEAD if word.startswith("ahead:") else _CALLED, order, line.strip()))
+            jobs.put((_priority(word), order, line.strip()))
     jobs.put((_END, order + 1, ""))
 
 

@@ -58,7 +58,7 @@ def _launch(serial: Any, parallel: Any, par: bool, *args: Any) -> None:
     twin = twin_of(serial)
     if twin is not None and twin(*args) is not NOT_TWINNED:
         return
-    if par and kernel_ready(parallel, args):
+    if par and kernel_ready(parallel, args, deferrable=True):
         with _LOCK:
             policy.timed_launch(parallel, _threads(), *args)
         return
