@@ -112,11 +112,21 @@ def test_each_backend_runs_what_the_registry_names(
 def test_logsumexp_is_found_through_the_registry() -> None:
     routes = registry.routes("logsumexp")
     assert routes is not None
-    assert "logsumexp" not in direct._BUILDERS
     assert "logsumexp" in direct.DIRECT_OPS  # the plan-bound builder, through the registry
     assert registry.resolve(routes.direct) is registry.resolve(routes.direct)  # cached
     assert registry.routes("median") is None  # bound by bind, not routed
     assert registry.routes("no_such_op") is None  # not registered
+
+
+def test_every_plan_bound_builder_is_named_by_its_ops_routes() -> None:
+    """``direct_runner`` keeps no table of its own: each op's builder is its ``Routes.direct``."""
+    expected = {"sum", "prod", "mean", "max", "min", "any", "all", "var", "std"}
+    expected |= {"argmax", "argmin", "norm", "l2_normalize", "logsumexp"}
+    assert direct.DIRECT_OPS == expected
+    for name in expected:
+        routes = registry.routes(name)
+        assert routes is not None and routes.direct is not None
+        assert callable(registry.resolve(routes.direct)), name
 
 
 def test_bind_gives_the_reference_in_the_rules_dtype() -> None:

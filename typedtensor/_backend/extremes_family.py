@@ -7,8 +7,8 @@ Here: the numpy backend's functions. Named by the ``Routes``: numpy's runners
 (``_numpy_runners.ufunc_runner``, ``arg_runner``: numpy's runners of the older families stay
 in that module, where the routing tests find numpy's route by the runner's module) and the
 numba backend's functions ``_numba._max``/``_min``/``_any``/``_all``/``_argmax``/``_argmin``
-(stages ``_stages._ext``, ``_acc``, ``_stage_arg``); the plan-bound kernels are in
-``_numba/direct.py``'s table.
+(stages ``_stages._ext``, ``_acc``, ``_stage_arg``) and the plan-bound kernels'
+builders ``_numba/direct.py``'s ``direct_max``... ``direct_argmin``.
 
     >>> import numpy as np
     >>> int(_argmax(np.array([[1, 5], [7, 2]]), (0, 1), False, np.dtype("int64")))
@@ -65,13 +65,14 @@ _NUMBA = "typedtensor._backend._numba"
 _BOOL = np.dtype(bool)
 
 
-def _reads_once(backend: Any, runner: Any, numba: str) -> Routes:
+def _reads_once(backend: Any, runner: Any, name: str) -> Routes:
     """max/min/any/all: order-free, one read per element (numpy's loops over a layout the
     kernels would copy, but for strided rows)."""
     return Routes(
         backend,
         runner,
-        numba=f"{_NUMBA}:{numba}",
+        numba=f"{_NUMBA}:_{name}",
+        direct=f"{_NUMBA}.direct:direct_{name}",
         order_free=True,
         numpy_for_copied_layouts="unless_strided_rows",
     )
@@ -93,32 +94,44 @@ _CANDIDATES = DaskTree(
 register(
     routed(
         "max",
-        _reads_once(_max, ufunc_runner(np.maximum, None), "_max"),
+        _reads_once(_max, ufunc_runner(np.maximum, None), "max"),
         _merged_by(np.maximum, "lowest", "input"),
     ),
     routed(
         "min",
-        _reads_once(_min, ufunc_runner(np.minimum, None), "_min"),
+        _reads_once(_min, ufunc_runner(np.minimum, None), "min"),
         _merged_by(np.minimum, "highest", "input"),
     ),
     routed(
         "any",
-        _reads_once(_any, ufunc_runner(np.logical_or, _BOOL), "_any"),
+        _reads_once(_any, ufunc_runner(np.logical_or, _BOOL), "any"),
         _merged_by(np.logical_or, "zero", "bool"),
     ),
     routed(
         "all",
-        _reads_once(_all, ufunc_runner(np.logical_and, _BOOL), "_all"),
+        _reads_once(_all, ufunc_runner(np.logical_and, _BOOL), "all"),
         _merged_by(np.logical_and, "one", "bool"),
     ),
     routed(
         "argmax",
-        Routes(_argmax, arg_runner, numba=f"{_NUMBA}:_argmax", order_free=True),
+        Routes(
+            _argmax,
+            arg_runner,
+            numba=f"{_NUMBA}:_argmax",
+            direct=f"{_NUMBA}.direct:direct_argmax",
+            order_free=True,
+        ),
         _CANDIDATES,
     ),
     routed(
         "argmin",
-        Routes(_argmin, arg_runner, numba=f"{_NUMBA}:_argmin", order_free=True),
+        Routes(
+            _argmin,
+            arg_runner,
+            numba=f"{_NUMBA}:_argmin",
+            direct=f"{_NUMBA}.direct:direct_argmin",
+            order_free=True,
+        ),
         _CANDIDATES,
     ),
 )

@@ -5,7 +5,8 @@ differ in (``moment_in_named_dtype``, mean and the NaN-aware variances too). Nam
 ``Routes``: numpy's runner ``_numpy_runners.moments_runner`` (mean's too; numpy's runners
 of the older families stay in that module, where the routing tests find numpy's route by
 the runner's module), the numba backend's ``_numba._var``/``_numba._std`` (stage
-``_stages._var_stats``); the plan-bound kernels are ``_numba/direct.py``'s ``_variance``.
+``_stages._var_stats``); the plan-bound kernels' builders ``_numba/direct.py``'s
+``direct_var``/``direct_std``.
 
     >>> import numpy as np
     >>> float(_var(np.array([1.0, 2.0, 4.0]), (0,), False, np.dtype("float64"), 1.0))
@@ -84,6 +85,17 @@ def moment_in_named_dtype(
 _NUMBA = "typedtensor._backend._numba"
 
 
+def _routes(backend: Any, name: str) -> Routes:
+    """numpy's moments runner, the numba backend's ``_numba._<name>`` and its plan-bound
+    kernels' builder ``direct_<name>``."""
+    return Routes(
+        backend,
+        moments_runner,
+        numba=f"{_NUMBA}:_{name}",
+        direct=f"{_NUMBA}.direct:direct_{name}",
+    )
+
+
 def _moments(sqrt: bool) -> DaskTree:
     """dask: ``(n, mean, m2)`` per chunk, Chan's merge (``_dask/tree_steps.moment_steps``)."""
     options = (("skip_nan", False), ("sqrt", sqrt))
@@ -91,6 +103,6 @@ def _moments(sqrt: bool) -> DaskTree:
 
 
 register(
-    routed("var", Routes(_var, moments_runner, numba=f"{_NUMBA}:_var"), _moments(sqrt=False)),
-    routed("std", Routes(_std, moments_runner, numba=f"{_NUMBA}:_std"), _moments(sqrt=True)),
+    routed("var", _routes(_var, "var"), _moments(sqrt=False)),
+    routed("std", _routes(_std, "std"), _moments(sqrt=True)),
 )

@@ -3,8 +3,8 @@ a ``mode`` parameter) and ``l2_normalize``, registered once (``registry.py``, ``
 
 Here: the numpy backend's functions and numpy's runners bound to a plan (float and complex
 input); the numba backend's are ``_numba._norm``/``_numba._l2_normalize`` (the power sums of
-``_stages._acc``, the ``scale`` kernels), the plan-bound kernels ``_numba/direct.py``'s
-``_norm``/``_l2_normalize``; both finish with ``norm_finish.py``.
+``_stages._acc``, the ``scale`` kernels), the plan-bound kernels' builders
+``_numba/direct.py``'s ``direct_norm``/``direct_l2_normalize``; both finish with ``norm_finish.py``.
 
     >>> import numpy as np
     >>> a = np.array([3.0, 4.0])
@@ -156,13 +156,23 @@ _NUMBA = "typedtensor._backend._numba"
 register(
     routed(
         "norm",
-        Routes(_norm, _norm_numpy_runner, numba=f"{_NUMBA}:_norm"),
+        Routes(
+            _norm,
+            _norm_numpy_runner,
+            numba=f"{_NUMBA}:_norm",
+            direct=f"{_NUMBA}.direct:direct_norm",
+        ),
         # dask: float64 sums of |x|^p per chunk (max/min |x|, a count for p = inf, -inf, 0)
         DaskTree("typedtensor._dask.norms_tree:norm_steps"),
     ),
     routed(
         "l2_normalize",
-        Routes(_l2_normalize, _l2_normalize_numpy_runner, numba=f"{_NUMBA}:_l2_normalize"),
+        Routes(
+            _l2_normalize,
+            _l2_normalize_numpy_runner,
+            numba=f"{_NUMBA}:_l2_normalize",
+            direct=f"{_NUMBA}.direct:direct_l2_normalize",
+        ),
         None,  # shape kept: _dask/reductions.l2_normalize_dask
     ),
 )

@@ -93,9 +93,9 @@ class Routes:
       ``(op, a, axes, keepdims, dtype, **params)`` that does those checks itself (the
       NaN-aware family's ``reduce_nan``);
     - ``direct``: ``"module:function"``, the builder of the plan-bound serial kernels
-      (``_numba.direct``'s signature). The families older than the registry keep theirs in
-      ``_numba/direct.py``'s own table (that file is hashed into the kernel cache's key: it
-      moves with its next kernel change), so theirs is ``None`` here.
+      ``(block, kernel dtype, result dtype, count) -> finish(x, params)``
+      (``_numba.direct.direct_runner`` binds it; ``None``: the op has none, its plans run
+      the backend's function).
     """
 
     backend: Callable[..., Array]

@@ -5,7 +5,8 @@ Here: the numpy backend's functions. Named by the ``Routes``: numpy's runners
 (``_numpy_runners.ufunc_runner``, ``moments_runner``: numpy's runners of the older families
 stay in that module, where the routing tests find numpy's route by the runner's module) and
 the numba backend's functions ``_numba._sum``/``_prod``/``_mean`` (stages ``_stages._acc``,
-``_stage_prodf``); the plan-bound kernels are in ``_numba/direct.py``'s table.
+``_stage_prodf``); the plan-bound kernels are ``_numba/direct.py``'s ``direct_sum``,
+``direct_prod`` and ``direct_mean``.
 
     >>> import numpy as np
     >>> float(_mean(np.array([1, 2, 6]), (0,), False, np.dtype("float64")))
@@ -47,10 +48,16 @@ _NUMBA = "typedtensor._backend._numba"
 _STEPS = "typedtensor._dask.tree_steps"
 
 
-def _routes(backend: Any, numpy_runner: Any, numba: str) -> Routes:
+def _routes(backend: Any, numpy_runner: Any, name: str) -> Routes:
     """One read per element, little arithmetic: numpy's loops run over a layout the kernels
     would copy (``Routes.numpy_for_copied_layouts``)."""
-    return Routes(backend, numpy_runner, f"{_NUMBA}:{numba}", numpy_for_copied_layouts="always")
+    return Routes(
+        backend,
+        numpy_runner,
+        f"{_NUMBA}:_{name}",
+        direct=f"{_NUMBA}.direct:direct_{name}",
+        numpy_for_copied_layouts="always",
+    )
 
 
 def _merged_by(ufunc: np.ufunc, empty: str) -> DaskTree:
@@ -59,17 +66,15 @@ def _merged_by(ufunc: np.ufunc, empty: str) -> DaskTree:
 
 
 register(
-    routed(
-        "sum", _routes(_sum, ufunc_runner(np.add, "result"), "_sum"), _merged_by(np.add, "zero")
-    ),
+    routed("sum", _routes(_sum, ufunc_runner(np.add, "result"), "sum"), _merged_by(np.add, "zero")),
     routed(
         "prod",
-        _routes(_prod, ufunc_runner(np.multiply, "result"), "_prod"),
+        _routes(_prod, ufunc_runner(np.multiply, "result"), "prod"),
         _merged_by(np.multiply, "one"),
     ),
     routed(
         "mean",
-        _routes(_mean, moments_runner, "_mean"),
+        _routes(_mean, moments_runner, "mean"),
         # dask: float64 sums scaled by the count at the root
         DaskTree("typedtensor._dask.mean_tree:mean_steps", (("skip_nan", False),)),
     ),

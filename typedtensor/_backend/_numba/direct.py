@@ -205,11 +205,8 @@ def direct_runner(
     """``run(a, params)`` for one plan of the numba backend, or ``None`` where the layout, the
     dtype or the op needs the backend's full ``reduce`` (see the module docstring); ``reduce``
     is that full path for the same plan (the norms that are not power sums run it)."""
-    make = _BUILDERS.get(op)
-    if make is None:  # an op of a family in the registry (logsumexp)
-        routes = registry.routes(op)
-        if routes is not None and routes.direct is not None:
-            make = registry.resolve(routes.direct)
+    routes = registry.routes(op)
+    make = None if routes is None or routes.direct is None else registry.resolve(routes.direct)
     if make is None or not kernel_dtype(input_dtype):
         return None
     if dtype.name != rules.result_dtype(rules.REDUCTIONS[op].dtype_rule, input_dtype.name):
@@ -237,7 +234,7 @@ _Finish = Callable[[Array, dict[str, Any]], Array]
 _Block = tuple[int, int, int]
 
 
-def _sum(block: _Block, kdt: np.dtype[Any], dtype: np.dtype[Any], n: int) -> _Finish:
+def direct_sum(block: _Block, kdt: np.dtype[Any], dtype: np.dtype[Any], n: int) -> _Finish:
     if kdt.kind == "f":
         zc, zt = kdt.type(0), np.float64(0)
     else:
@@ -246,7 +243,7 @@ def _sum(block: _Block, kdt: np.dtype[Any], dtype: np.dtype[Any], n: int) -> _Fi
     return lambda x, params: acc(x, 0.0).astype(dtype, copy=False)
 
 
-def _prod(block: _Block, kdt: np.dtype[Any], dtype: np.dtype[Any], n: int) -> _Finish:
+def direct_prod(block: _Block, kdt: np.dtype[Any], dtype: np.dtype[Any], n: int) -> _Finish:
     if kdt.kind != "f":  # integer products wrap around: any order gives numpy's answer
         one = dtype.type(1)
         product = _accumulate(*block, kern.PROD, one, one)
@@ -255,7 +252,7 @@ def _prod(block: _Block, kdt: np.dtype[Any], dtype: np.dtype[Any], n: int) -> _F
     return lambda x, params: in_order(x).astype(dtype, copy=False)
 
 
-def _mean(block: _Block, kdt: np.dtype[Any], dtype: np.dtype[Any], n: int) -> _Finish:
+def direct_mean(block: _Block, kdt: np.dtype[Any], dtype: np.dtype[Any], n: int) -> _Finish:
     zc = kdt.type(0) if kdt.kind == "f" else np.float64(0)
     acc = _accumulate(*block, kern.SUM, zc, np.float64(0))
     return lambda x, params: (acc(x, 0.0) / n).astype(dtype, copy=False)
@@ -279,12 +276,12 @@ def _nonzero_count(block: _Block, kdt: np.dtype[Any]) -> Callable[[Array, float]
     return _accumulate(*block, kern.NNZ, zc, zt)
 
 
-def _any(block: _Block, kdt: np.dtype[Any], dtype: np.dtype[Any], n: int) -> _Finish:
+def direct_any(block: _Block, kdt: np.dtype[Any], dtype: np.dtype[Any], n: int) -> _Finish:
     count = _nonzero_count(block, kdt)
     return lambda x, params: (count(x, 0.0) > 0).astype(dtype, copy=False)
 
 
-def _all(block: _Block, kdt: np.dtype[Any], dtype: np.dtype[Any], n: int) -> _Finish:
+def direct_all(block: _Block, kdt: np.dtype[Any], dtype: np.dtype[Any], n: int) -> _Finish:
     count = _nonzero_count(block, kdt)
     return lambda x, params: (count(x, 0.0) == n).astype(dtype, copy=False)
 
@@ -318,7 +315,7 @@ def _arg(ismax: bool) -> Callable[..., _Finish]:
     return make
 
 
-def _norm(block: _Block, kdt: np.dtype[Any], dtype: np.dtype[Any], n: int) -> _Finish:
+def direct_norm(block: _Block, kdt: np.dtype[Any], dtype: np.dtype[Any], n: int) -> _Finish:
     """The backend's ``_norm`` for a finite, non-zero ``p`` (its ``_sumpow``)."""
     zc = kdt.type(0) if kdt.kind == "f" else np.float64(0)
     by_op = {op: _accumulate(*block, op, zc, np.float64(0)) for op in _POWER_SUM_OPS}
@@ -334,7 +331,7 @@ def _norm(block: _Block, kdt: np.dtype[Any], dtype: np.dtype[Any], n: int) -> _F
     return finish
 
 
-def _l2_normalize(block: _Block, kdt: np.dtype[Any], dtype: np.dtype[Any], n: int) -> _Finish:
+def direct_l2_normalize(block: _Block, kdt: np.dtype[Any], dtype: np.dtype[Any], n: int) -> _Finish:
     """The backend's ``_l2_normalize`` of one reduced block: the sums of squares, the
     denominator, then the serial ``scale`` kernel over the whole input."""
     o, r, i = block
@@ -354,22 +351,14 @@ def _l2_normalize(block: _Block, kdt: np.dtype[Any], dtype: np.dtype[Any], n: in
     return finish
 
 
-_BUILDERS: dict[str, Callable[..., _Finish]] = {
-    "sum": _sum,
-    "prod": _prod,
-    "mean": _mean,
-    "max": _extreme(True),
-    "min": _extreme(False),
-    "any": _any,
-    "all": _all,
-    "var": _variance(False),
-    "std": _variance(True),
-    "argmax": _arg(True),
-    "argmin": _arg(False),
-    "norm": _norm,
-    "l2_normalize": _l2_normalize,
-}
-#: the ops ``direct_runner`` binds
-DIRECT_OPS = frozenset(_BUILDERS) | {
+#: the builders the registry names for max, min, var, std, argmax and argmin (``Routes.direct``)
+direct_max = _extreme(True)
+direct_min = _extreme(False)
+direct_var = _variance(False)
+direct_std = _variance(True)
+direct_argmax = _arg(True)
+direct_argmin = _arg(False)
+#: the ops ``direct_runner`` binds: those whose ``Routes`` name a builder
+DIRECT_OPS = frozenset(
     name for name in rules.REDUCTIONS if getattr(registry.routes(name), "direct", None)
-}
+)
