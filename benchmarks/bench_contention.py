@@ -29,6 +29,11 @@ from typing import Any
 
 import numpy as np
 
+#: the warm-up calls compile the kernels they run in the foreground: with the helper process
+#: on (``_background_compile``) and an empty kernel cache, the timed calls would otherwise
+#: run the serial kernels, numpy or the kernels' twins until the helper is done
+os.environ.setdefault("TYPEDTENSOR_NUMBA_BACKGROUND", "0")
+
 import typedtensor as tt
 
 _SIZES = {"256K": 1 << 18, "1M": 1 << 20, "4M": 1 << 22, "16M": 1 << 24}

@@ -26,6 +26,11 @@ from typing import Any
 
 import numpy as np
 
+#: the warm-up calls compile the kernels they run in the foreground: with the helper process
+#: on (``_background_compile``) and an empty kernel cache, the timed calls would otherwise
+#: run the serial kernels, numpy or the kernels' twins until the helper is done
+os.environ.setdefault("TYPEDTENSOR_NUMBA_BACKGROUND", "0")
+
 from typedtensor._backend import _numba as nb_backend
 from typedtensor._backend import _numpy as np_backend
 
