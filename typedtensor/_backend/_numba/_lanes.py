@@ -37,9 +37,9 @@ EXACT = False
 #: vectors) keep loads in flight
 LANES = 32
 #: the sums' lane counts (``lanes_for``): one AVX2 vector of float32 for runs shorter than
-#: SHORT_RUN, eight from there
+#: SHORT_RUN, four from there (measured against 64: ``benchmarks/README.md``, "Lane count")
 MIN_LANES = 8
-MAX_LANES = 64
+MAX_LANES = 32
 SHORT_RUN = 512
 
 
