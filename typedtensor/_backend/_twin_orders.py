@@ -43,13 +43,19 @@ def constants() -> dict[str, int]:
 
 # ----------------------------------------------------------------------------- orders
 def running_total(terms: Array, axis: int) -> Array:
-    """``((0 + t0) + t1) + ...`` along ``axis``: ``np.cumsum``'s order. Its first partial is
-    ``t0`` itself where the kernels' is ``0 + t0``; the two differ only in a zero's sign
-    (``0 + -0.0`` is ``+0.0``), which adding ``+0`` to the total settles."""
+    """``((0 + t0) + t1) + ...`` along ``axis``: ``np.cumsum``'s order, or, along an outer axis
+    of a C-contiguous array whose last axis is longer than 1, ``np.add.reduce``'s (numpy
+    adds such an axis slice by slice, in order; its pairwise summation is for the innermost
+    axis only), which runs vectorised where a ``cumsum`` along it does not. Either starts
+    from ``t0`` itself where the kernels start from ``0 + t0``; the two differ only in a
+    zero's sign (``0 + -0.0`` is ``+0.0``), which adding ``+0`` to the total settles."""
+    axis = axis % terms.ndim
     if terms.shape[axis] == 0:
         return np.zeros(np.delete(terms.shape, axis), terms.dtype)
-    totals = np.cumsum(terms, axis=axis, dtype=terms.dtype)
-    last = np.take(totals, -1, axis=axis)
+    if axis < terms.ndim - 1 and terms.shape[-1] > 1 and terms.flags.c_contiguous:
+        last = np.add.reduce(terms, axis=axis, dtype=terms.dtype)
+    else:
+        last = np.take(np.cumsum(terms, axis=axis, dtype=terms.dtype), -1, axis=axis)
     return np.asarray(last + terms.dtype.type(0), terms.dtype)
 
 
