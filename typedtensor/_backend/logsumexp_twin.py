@@ -19,6 +19,7 @@ differently).
 from __future__ import annotations
 
 import math
+import threading
 from typing import Any
 
 import numpy as np
@@ -60,23 +61,69 @@ _MIDPOINT = 1 << 28
 _EXP_BLOCK = 1 << 14
 
 
-def _fused(a: Array, b: Array, c: Array) -> Array:
+class _Scratch:
+    """The exp's work arrays for blocks of up to ``n`` elements, allocated once per thread and
+    reused (numpy's temporaries of a block are 64-128 KB each: fresh ones cost page faults
+    on every step); ``part(m)`` views their first ``m`` elements."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.product, self.total, self.wide = np.empty(n), np.empty(n), np.empty(n)
+        self.x, self.minus_k, self.high, self.r = np.empty(n), np.empty(n), np.empty(n), np.empty(n)
+        self.rounded, self.k = np.empty(n, np.float32), np.empty(n, np.float32)
+        self.clamped, self.scale = np.empty(n, np.float32), np.empty(n, np.float32)
+        self.bits, self.exponent = np.empty(n, np.int64), np.empty(n, np.int32)
+        self.midpoint = np.empty(n, bool)
+
+    def part(self, m: int) -> _Scratch:
+        if m == self.n:
+            return self
+        view = object.__new__(_Scratch)
+        view.__dict__.update(
+            {name: a[:m] if isinstance(a, np.ndarray) else m for name, a in vars(self).items()}
+        )
+        return view
+
+
+_scratch = threading.local()
+
+
+def _scratch_for(m: int) -> _Scratch:
+    """This thread's work arrays, viewed at ``m`` elements (``m <= _EXP_BLOCK``)."""
+    work: _Scratch | None = getattr(_scratch, "work", None)
+    if work is None or work.n != _EXP_BLOCK:
+        work = _scratch.work = _Scratch(_EXP_BLOCK)
+    return work.part(m)
+
+
+def _fused(a: Any, b: Any, c: Any, work: _Scratch | None = None) -> Array:
     """``a * b + c`` of float32 values, given as their (exact) float64 images, in float32 as
     ``llvm.fmuladd`` computes it here: one rounding of the exact value where the CPU fuses,
-    else a rounded product and a rounded sum."""
+    else a rounded product and a rounded sum. With ``work`` (of the operands' size) the
+    result is ``work.rounded``, overwritten by the next call."""
     if not _fma():
-        return np.asarray(a.astype(np.float32) * b.astype(np.float32) + c.astype(np.float32))
-    p = a * b  # exact: 24 + 24 bits
-    s = p + c
-    fused = s.astype(np.float32)
+        return np.asarray(
+            np.float32(a) * np.float32(b) + np.float32(c)
+            if np.ndim(a) == np.ndim(b) == np.ndim(c) == 0
+            else np.asarray(a).astype(np.float32) * np.asarray(b).astype(np.float32)
+            + np.asarray(c).astype(np.float32)
+        )
+    if work is None:
+        work = _Scratch(np.broadcast(a, b, c).size)
+    p, s = work.product, work.total
+    np.multiply(a, b, out=p)  # exact: 24 + 24 bits
+    np.add(p, c, out=s)
+    fused = work.rounded
+    np.copyto(fused, s, casting="unsafe")
     # rounding the float64 sum again to float32 rounds the exact value once, except where
     # the sum fell on a float32 midpoint and was inexact: there the exact value decides
-    midpoint = (s.view(np.int64) & _BELOW_FLOAT32) == _MIDPOINT
+    midpoint = work.midpoint
+    np.equal(
+        np.bitwise_and(s.view(np.int64), _BELOW_FLOAT32, out=work.bits), _MIDPOINT, out=midpoint
+    )
     if midpoint.any():
         fused[midpoint] = _round_past_midpoint(
-            np.broadcast_to(p, s.shape)[midpoint],
-            np.broadcast_to(c, s.shape)[midpoint],
-            s[midpoint],
+            p[midpoint], np.broadcast_to(c, s.shape)[midpoint], s[midpoint]
         )
     return fused
 
@@ -99,24 +146,33 @@ def _expneg32(x: Array) -> Array:
     flat = np.ascontiguousarray(x, np.float32).reshape(-1)
     out = np.empty_like(flat)
     for i in range(0, flat.size, _EXP_BLOCK):
-        out[i : i + _EXP_BLOCK] = _expneg32_block(flat[i : i + _EXP_BLOCK])
+        block = flat[i : i + _EXP_BLOCK]
+        _expneg32_block(block, out[i : i + _EXP_BLOCK], _scratch_for(block.size))
     return out.reshape(np.shape(x))
 
 
-def _expneg32_block(x: Array) -> Array:
-    """``_expneg32`` of one block, its float32 steps carried as exact float64 images."""
-    f32, f64 = np.float32, np.float64
-    c = [f64(f32(1.0 / math.factorial(i))) for i in range(8)]
-    x = np.where(x > f32(-87.0), x, f32(-87.0)).astype(f32)
-    x64 = x.astype(f64)
-    k = np.floor(_fused(x64, f64(f32(1.4426950408889634)), f64(f32(0.5))))
-    minus_k = (-k).astype(f64)
-    high = _fused(minus_k, f64(f32(0.693359375)), x64).astype(f64)
-    r = _fused(minus_k, f64(f32(-2.12194440e-4)), high).astype(f64)
-    p: Any = c[7]
+_F32, _F64 = np.float32, np.float64
+#: the kernel's constants as the float64 images of their float32 values
+_TAYLOR = [_F64(_F32(1.0 / math.factorial(i))) for i in range(8)]
+_LOG2E, _HALF = _F64(_F32(1.4426950408889634)), _F64(_F32(0.5))
+_LN2_HIGH, _LN2_LOW = _F64(_F32(0.693359375)), _F64(_F32(-2.12194440e-4))
+
+
+def _expneg32_block(x: Array, out: Array, work: _Scratch) -> None:
+    """``_expneg32`` of one block into ``out``, its float32 steps carried as exact float64
+    images in ``work``."""
+    np.fmax(x, _F32(-87.0), out=work.clamped)  # NaN too: the kernel's ``x > -87`` is False
+    np.copyto(work.x, work.clamped)
+    np.floor(_fused(work.x, _LOG2E, _HALF, work), out=work.k)
+    np.negative(work.k, out=work.minus_k)
+    np.copyto(work.high, _fused(work.minus_k, _LN2_HIGH, work.x, work))
+    np.copyto(work.r, _fused(work.minus_k, _LN2_LOW, work.high, work))
+    np.copyto(work.wide, _TAYLOR[7])
     for i in range(6, -1, -1):
-        p = _fused(np.asarray(p, f64), r, c[i]).astype(f64)
-    return np.asarray(p.astype(f32) * np.ldexp(f32(1.0), k.astype(np.int32)), f32)
+        np.copyto(work.wide, _fused(work.wide, work.r, _TAYLOR[i], work))
+    np.copyto(work.exponent, work.k, casting="unsafe")
+    np.ldexp(_F32(1.0), work.exponent, out=work.scale)
+    np.multiply(work.rounded, work.scale, out=out)
 
 
 def _libm_exp(v: Array) -> Array:
