@@ -185,9 +185,10 @@ def _column_block(block: Array, op: int, zc_t: np.dtype[Any], zt_t: np.dtype[Any
             vb, o, cols = k["VB"], block.shape[0], block.shape[2]
             full = r // vb
             whole = block[:, : full * vb].reshape(o * full, vb, cols).astype(zc_t)
-            totals = [_four_rows_then_rest(whole, same).reshape(o, full, cols)]
+            rows = _four_rows_then_rest if w > 4096 else _row_by_row
+            totals = [rows(whole, same).reshape(o, full, cols)]
             if r > full * vb:
-                totals.append(_four_rows_then_rest(block[:, full * vb :].astype(zc_t), same))
+                totals.append(rows(block[:, full * vb :].astype(zc_t), same))
                 totals[-1] = totals[-1][:, None, :]
             return running_total(np.concatenate(totals, axis=1).astype(zt_t), 1)
         return _four_rows_then_rest(block.astype(zt_t), same)

@@ -245,22 +245,27 @@ def _accumulate_column_block(x: Any, o: int, r0: int, r1: int, j0: int, j1: int,
     for j in range(w):
         acc[j] = _as(zt, 1) if op == PROD else _as(zt, 0)
     if op == SUM and w >= 64 and r1 - r0 >= VB:
-        # blocks of VB rows summed 4 at a time in the chunk type (float32 stays 8 lanes wide),
-        # each block total added to the float64 accumulators: numpy's speed, better accuracy
+        # blocks of VB rows summed in the chunk type (float32 stays 8 lanes wide), each block
+        # total added to the float64 accumulators: numpy's speed, better accuracy. Up to 4096
+        # columns (accumulators in L1) one row per pass, wider 4 rows per pass (accumulators
+        # in L2: a quarter of their traffic); benchmarks/README.md, "Sums over a middle axis"
         ac = _full(w, zc)
         for b0 in range(r0, r1, VB):
             b1 = min(b0 + VB, r1)
             for j in range(w):
                 ac[j] = zc
             r = b0
-            while r + 4 <= b1:
-                xa = x[o, r, j0:j1]
-                xb = x[o, r + 1, j0:j1]
-                xc = x[o, r + 2, j0:j1]
-                xd = x[o, r + 3, j0:j1]
-                for j in range(w):
-                    ac[j] += (_as(zc, xa[j]) + _as(zc, xb[j])) + (_as(zc, xc[j]) + _as(zc, xd[j]))
-                r += 4
+            if w > 4096:
+                while r + 4 <= b1:
+                    xa = x[o, r, j0:j1]
+                    xb = x[o, r + 1, j0:j1]
+                    xc = x[o, r + 2, j0:j1]
+                    xd = x[o, r + 3, j0:j1]
+                    for j in range(w):
+                        ac[j] += (_as(zc, xa[j]) + _as(zc, xb[j])) + (
+                            _as(zc, xc[j]) + _as(zc, xd[j])
+                        )
+                    r += 4
             for rr in range(r, b1):
                 xr = x[o, rr, j0:j1]
                 for j in range(w):
