@@ -292,6 +292,28 @@ def test_the_fused_multiply_add_rounds_as_llvm_fmuladd_does(
         assert (naive[:2] != got[:2]).all(), "the midpoint cases are ones double rounding misses"
 
 
+def test_the_exp_without_fma_is_the_unfused_polynomial(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where numba's ``fmuladd`` does not fuse, the twin's exp is the kernel's polynomial
+    (``_primitives._expneg``, its constants) with every product and sum rounded to float32,
+    over more than one block of ``_EXP_BLOCK`` elements."""
+    from typedtensor._backend._numba import _primitives as prim
+
+    monkeypatch.setattr(logsumexp_twin, "_host_fma", [False])
+    f32 = np.float32
+    x = np.linspace(-90.0, 0.0, logsumexp_twin._EXP_BLOCK + 4099, dtype=f32)
+    x[7] = np.nan
+    clamped = np.where(x > prim._LO32, x, prim._LO32)
+    k = np.floor(clamped * prim._L2E32 + prim._HALF32)
+    r = -k * prim._LN2LO32 + (-k * prim._LN2HI32 + clamped)
+    p = np.full_like(x, prim._C32[7])
+    for c in prim._C32[6::-1]:
+        p = p * r + c
+    want = p * np.ldexp(f32(1.0), k.astype(np.int32))
+    assert want.dtype == f32
+    got = logsumexp_twin._expneg32(x)
+    assert got.tobytes() == want.tobytes()
+
+
 def test_the_exp_matches_the_kernels_exp_through_logsumexp() -> None:
     """Every float32 exponent the polynomial sees, through a logsumexp of one row that spans
     exp's range (its sum of exps is the twin's exp summed in the kernel's lanes)."""

@@ -169,10 +169,11 @@ def _expneg32_block(x: Array, out: Array, work: _Scratch) -> None:
     np.copyto(work.r, _fused(work.minus_k, _LN2_LOW, work.high, work))
     np.copyto(work.wide, _TAYLOR[7])
     for i in range(6, -1, -1):
-        np.copyto(work.wide, _fused(work.wide, work.r, _TAYLOR[i], work))
+        poly = _fused(work.wide, work.r, _TAYLOR[i], work)
+        np.copyto(work.wide, poly)
     np.copyto(work.exponent, work.k, casting="unsafe")
     np.ldexp(_F32(1.0), work.exponent, out=work.scale)
-    np.multiply(work.rounded, work.scale, out=out)
+    np.multiply(poly, work.scale, out=out)
 
 
 def _libm_exp(v: Array) -> Array:
