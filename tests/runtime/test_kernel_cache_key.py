@@ -46,10 +46,9 @@ def _sibling_imports(tree: ast.AST) -> set[str]:
     return found
 
 
-def test_the_key_hashes_every_module_but_the_dispatchers() -> None:
-    modules = {p.name for p in _PACKAGE.glob("*.py")}
-    assert _cache._DISPATCH <= modules
-    assert set(_cache._SOURCES) == modules - _cache._DISPATCH
+def test_every_dispatcher_module_named_exists() -> None:
+    """A renamed dispatcher module would drop out of ``_DISPATCH`` silently (and be hashed)."""
+    assert _cache._DISPATCH <= {p.name for p in _PACKAGE.glob("*.py")}
 
 
 @pytest.mark.parametrize("name", sorted(_cache._DISPATCH))

@@ -64,7 +64,7 @@ _EXP_BLOCK = 1 << 14
 class _Scratch:
     """The exp's work arrays for blocks of up to ``n`` elements, allocated once per thread and
     reused (numpy's temporaries of a block are 64-128 KB each: fresh ones cost page faults
-    on every step); ``part(m)`` views their first ``m`` elements."""
+    on every step)."""
 
     def __init__(self, n: int) -> None:
         self.n = n
@@ -75,25 +75,19 @@ class _Scratch:
         self.bits, self.exponent = np.empty(n, np.int64), np.empty(n, np.int32)
         self.midpoint = np.empty(n, bool)
 
-    def part(self, m: int) -> _Scratch:
-        if m == self.n:
-            return self
-        view = object.__new__(_Scratch)
-        view.__dict__.update(
-            {name: a[:m] if isinstance(a, np.ndarray) else m for name, a in vars(self).items()}
-        )
-        return view
-
 
 _scratch = threading.local()
 
 
 def _scratch_for(m: int) -> _Scratch:
-    """This thread's work arrays, viewed at ``m`` elements (``m <= _EXP_BLOCK``)."""
+    """Work arrays of ``m`` elements: this thread's own for a whole block, new ones for the
+    last, shorter block of an input."""
+    if m != _EXP_BLOCK:
+        return _Scratch(m)
     work: _Scratch | None = getattr(_scratch, "work", None)
     if work is None or work.n != _EXP_BLOCK:
         work = _scratch.work = _Scratch(_EXP_BLOCK)
-    return work.part(m)
+    return work
 
 
 def _fused(a: Any, b: Any, c: Any, work: _Scratch | None = None) -> Array:
@@ -102,12 +96,8 @@ def _fused(a: Any, b: Any, c: Any, work: _Scratch | None = None) -> Array:
     else a rounded product and a rounded sum. With ``work`` (of the operands' size) the
     result is ``work.rounded``, overwritten by the next call."""
     if not _fma():
-        return np.asarray(
-            np.float32(a) * np.float32(b) + np.float32(c)
-            if np.ndim(a) == np.ndim(b) == np.ndim(c) == 0
-            else np.asarray(a).astype(np.float32) * np.asarray(b).astype(np.float32)
-            + np.asarray(c).astype(np.float32)
-        )
+        f32 = [np.asarray(v).astype(np.float32) for v in (a, b, c)]
+        return np.asarray(f32[0] * f32[1] + f32[2])
     if work is None:
         work = _Scratch(np.broadcast(a, b, c).size)
     p, s = work.product, work.total
