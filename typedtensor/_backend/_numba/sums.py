@@ -112,6 +112,39 @@ def _lane_sums_task(row_total: Any, term: Any) -> Any:
             part[r, s] = row_total(x[r, lo:hi], lc, lt, zc)
 
     @njit(fastmath=EXACT)
+    def short_rows(x: Any, part: Any, r0: int, r1: int, s: int, lo: int, hi: int, zc: Any,
+                   zt: Any) -> None:  # fmt: skip
+        """``rows`` of runs shorter than ``SHORT_RUN`` (one chunk in ``MIN_LANES`` lanes) by
+        direct indexing: the lane adder's order and ``fold``'s tree without its slices, whose
+        cost per block outweighs a short row's additions (``benchmarks/README.md``, "Sums of
+        short rows")."""
+        lc = _full(MIN_LANES, zc)
+        lt = _full(MIN_LANES, zt)
+        m = hi - lo
+        for r in range(r0, r1):
+            seg = x[r, lo:hi]  # indices from 0: LLVM proves them non-negative and vectorises
+            for k in range(MIN_LANES):
+                lc[k] = zc
+            c = 0
+            while c + 4 * MIN_LANES <= m:
+                for k in range(MIN_LANES):
+                    lc[k] += (term(_as(zc, seg[c + k])) + term(_as(zc, seg[c + MIN_LANES + k]))) + (
+                        term(_as(zc, seg[c + 2 * MIN_LANES + k]))
+                        + term(_as(zc, seg[c + 3 * MIN_LANES + k]))
+                    )
+                c += 4 * MIN_LANES
+            while c + MIN_LANES <= m:
+                for k in range(MIN_LANES):
+                    lc[k] += term(_as(zc, seg[c + k]))
+                c += MIN_LANES
+            for i in range(c, m):
+                lc[i - c] += term(_as(zc, seg[i]))
+            for k in range(MIN_LANES):  # ``spill`` into zeroed total lanes
+                lt[k] = zt
+                lt[k] += _as(zt, lc[k])
+            part[r, s] = fold(lt)
+
+    @njit(fastmath=EXACT)
     def task(x: Any, part: Any, zc: Any, zt: Any, t: int, ns: int, rb: int) -> None:
         s, lo, hi, r0, r1 = _row_task_span(x, t, ns, rb)
         if hi - lo <= 16:  # short rows: direct indexing, no slices
@@ -121,7 +154,7 @@ def _lane_sums_task(row_total: Any, term: Any) -> Any:
                     a += _as(zt, term(_as(zc, x[r, k])))
                 part[r, s] = a
         elif lanes_for(hi - lo) == MIN_LANES:  # a constant lane count per branch
-            rows(x, part, r0, r1, s, lo, hi, _full(MIN_LANES, zc), _full(MIN_LANES, zt))
+            short_rows(x, part, r0, r1, s, lo, hi, zc, zt)
         else:
             rows(x, part, r0, r1, s, lo, hi, _full(MAX_LANES, zc), _full(MAX_LANES, zt))
 
