@@ -4,10 +4,10 @@ common kernels ahead of need.
 numpy's loops round sums differently from the kernels, so numpy cannot serve an
 order-dependent reduction while its kernels compile, as it serves the order-free ones. The
 sums, norms and moments have numpy twins of their kernels (``kernel_twins``: the same
-additions in the same order), and so has float32 logsumexp (its exp's fused multiply-adds
-emulated exactly): they serve their plans while the helper compiles (``_routing``). float64
-logsumexp (a 53-bit fused multiply-add numpy cannot emulate cheaply) and the rest (prod, the
-NaN-aware forms...) have none: their plan compiles in the foreground. What can run
+additions in the same order), and so has float32 logsumexp (its exp's rounded steps in the
+kernel's order): they serve their plans while the helper compiles (``_routing``). float64
+logsumexp and the rest (prod, the NaN-aware forms...) have none: their plan compiles in the
+foreground. What can run
 elsewhere is the compile of the kernels the program will call next. So on the first
 order-dependent plan of an input dtype (float32, float64) whose kernels are neither compiled
 nor cached, the helper process is given ``precompile``'s steps for that dtype (``STEPS``:

@@ -10,9 +10,9 @@ blocks. Each step is elementwise arithmetic on whole blocks, which numpy runs in
 IEEE precision, and each running total is a sequential sum, which ``np.cumsum`` computes in
 the same order. numba compiles these kernels without fast-math and without contraction (no
 fused multiply-add), so the twins here give their results bit for bit
-(``tests/runtime/test_kernel_twins.py`` compares them). The logsumexp kernels' exp fuses its
-multiply-adds (``_fmuladd``): ``logsumexp_twin`` emulates that exactly for float32; float64
-logsumexp has no twin.
+(``tests/runtime/test_kernel_twins.py`` compares them). The logsumexp kernels' exp is such
+arithmetic too (a rounded product and a rounded sum a step): ``logsumexp_twin`` gives its
+float32 bits; float64 logsumexp has no twin yet.
 
 A twin has its kernel's signature and fills the same partial-result arrays; ``TWINS`` maps the
 serial kernel's name to it. Inside ``serving()`` the numba backend's stages

@@ -1,15 +1,10 @@
 """numpy twins of the float32 logsumexp kernels (``_numba/logsumexp.py``), for
 ``kernel_twins``: the same (max, sum of exp(x - max)) partials, bit for bit.
 
-The kernels' exp (``_primitives._expneg``) is a range reduction and a Taylor polynomial, each
-step one ``llvm.fmuladd``, which fuses into one rounding where the CPU numba compiles for has
-FMA. numpy has no fused multiply-add. For float32 one is exact in numpy: the product of two
-float32 is exact in float64, the float64 sum's error is exact (``two_sum``), and rounding the
-sum to odd at 53 bits then to nearest at 24 rounds the exact value once (Boldo and
-Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using rounding to
-odd", IEEE Trans. Computers 57(4), 2008). float64 would need a product of 106 bits: float64
-logsumexp has no twin. Nor has it where numba compiles for a CPU other than this one's
-(``NUMBA_CPU_NAME``): whether ``fmuladd`` fuses is then not this CPU's to say.
+The kernels' exp (``_primitives._expneg``) is a range reduction and a Taylor polynomial whose
+every step is a rounded float32 product or sum (no fused multiply-add), so numpy's float32
+arithmetic, step by step in the kernel's order, gives its bits on any CPU. float64 logsumexp
+has no twin yet.
 
 The running max's rescale, ``tot *= exp(big - max)``, runs ``math.exp`` per row: numba calls
 the C library's ``exp`` for it, as Python's ``math.exp`` does (numpy's own ``exp`` may round
@@ -31,49 +26,26 @@ __all__ = ["lse_h", "lse_n", "lse_v", "twinned"]
 
 Array = npt.NDArray[Any]
 
-_host_fma: list[bool] = []
-
 
 def twinned(z0: Any) -> bool:
-    """Can the twins reproduce the kernels for the compute type of ``z0``? float32 on numba's
-    host target."""
-    if np.asarray(z0).dtype != np.float32:
-        return False
-    return _fma() is not None
+    """Can the twins reproduce the kernels for the compute type of ``z0``? float32."""
+    return bool(np.asarray(z0).dtype == np.float32)
 
 
-def _fma() -> bool | None:
-    """Does numba's ``fmuladd`` fuse? (None: numba compiles for a CPU named in its config.)"""
-    if not _host_fma:
-        from llvmlite import binding  # type: ignore[import-untyped]
-        from numba.core import config
-
-        if getattr(config, "CPU_NAME", None) or getattr(config, "CPU_FEATURES", None):
-            return None
-        _host_fma.append(bool(binding.get_host_cpu_features().get("fma", False)))
-    return _host_fma[0]
-
-
-#: the bits a float64 has beyond a float32's, and their pattern at a float32 midpoint
-_BELOW_FLOAT32 = (1 << 29) - 1
-_MIDPOINT = 1 << 28
-#: elements per block of the exp (its float64 temporaries stay in the L2 cache)
+#: elements per block of the exp (its work arrays stay in the L2 cache)
 _EXP_BLOCK = 1 << 14
 
 
 class _Scratch:
     """The exp's work arrays for blocks of up to ``n`` elements, allocated once per thread and
-    reused (numpy's temporaries of a block are 64-128 KB each: fresh ones cost page faults
-    on every step)."""
+    reused (fresh temporaries of a block would cost page faults on every step)."""
 
     def __init__(self, n: int) -> None:
         self.n = n
-        self.product, self.total, self.wide = np.empty(n), np.empty(n), np.empty(n)
-        self.x, self.minus_k, self.high, self.r = np.empty(n), np.empty(n), np.empty(n), np.empty(n)
-        self.rounded, self.k = np.empty(n, np.float32), np.empty(n, np.float32)
-        self.clamped, self.scale = np.empty(n, np.float32), np.empty(n, np.float32)
-        self.bits, self.exponent = np.empty(n, np.int64), np.empty(n, np.int32)
-        self.midpoint = np.empty(n, bool)
+        self.clamped, self.k = np.empty(n, np.float32), np.empty(n, np.float32)
+        self.r, self.poly = np.empty(n, np.float32), np.empty(n, np.float32)
+        self.step = np.empty(n, np.float32)
+        self.exponent = np.empty(n, np.int32)
 
 
 _scratch = threading.local()
@@ -90,46 +62,6 @@ def _scratch_for(m: int) -> _Scratch:
     return work
 
 
-def _fused(a: Any, b: Any, c: Any, work: _Scratch | None = None) -> Array:
-    """``a * b + c`` of float32 values, given as their (exact) float64 images, in float32 as
-    ``llvm.fmuladd`` computes it here: one rounding of the exact value where the CPU fuses,
-    else a rounded product and a rounded sum. With ``work`` (of the operands' size) the
-    result is ``work.rounded``, overwritten by the next call."""
-    if not _fma():
-        f32 = [np.asarray(v).astype(np.float32) for v in (a, b, c)]
-        return np.asarray(f32[0] * f32[1] + f32[2])
-    if work is None:
-        work = _Scratch(np.broadcast(a, b, c).size)
-    p, s = work.product, work.total
-    np.multiply(a, b, out=p)  # exact: 24 + 24 bits
-    np.add(p, c, out=s)
-    fused = work.rounded
-    np.copyto(fused, s, casting="unsafe")
-    # rounding the float64 sum again to float32 rounds the exact value once, except where
-    # the sum fell on a float32 midpoint and was inexact: there the exact value decides
-    midpoint = work.midpoint
-    np.equal(
-        np.bitwise_and(s.view(np.int64), _BELOW_FLOAT32, out=work.bits), _MIDPOINT, out=midpoint
-    )
-    if midpoint.any():
-        fused[midpoint] = _round_past_midpoint(
-            p[midpoint], np.broadcast_to(c, s.shape)[midpoint], s[midpoint]
-        )
-    return fused
-
-
-def _round_past_midpoint(p: Array, c: Array, s: Array) -> Array:
-    """float32 of ``p + c`` where ``s``, its float64 sum, is a float32 midpoint: the
-    neighbour on the side of the sum's rounding error (``two_sum``), ``s`` rounded to even
-    where it is exact."""
-    bb = s - p
-    err = (p - (s - bb)) + (c - bb)
-    nearest = s.astype(np.float32)
-    up = np.where(nearest > s, nearest, np.nextafter(nearest, np.float32(np.inf)))
-    down = np.where(nearest < s, nearest, np.nextafter(nearest, np.float32(-np.inf)))
-    return np.where(err > 0, up, np.where(err < 0, down, nearest))
-
-
 def _expneg32(x: Array) -> Array:
     """``_primitives._expneg`` for float32 (x <= 0; NaN and below -87 clamp to -87), by blocks
     of ``_EXP_BLOCK`` elements."""
@@ -141,29 +73,31 @@ def _expneg32(x: Array) -> Array:
     return out.reshape(np.shape(x))
 
 
-_F32, _F64 = np.float32, np.float64
-#: the kernel's constants as the float64 images of their float32 values
-_TAYLOR = [_F64(_F32(1.0 / math.factorial(i))) for i in range(8)]
-_LOG2E, _HALF = _F64(_F32(1.4426950408889634)), _F64(_F32(0.5))
-_LN2_HIGH, _LN2_LOW = _F64(_F32(0.693359375)), _F64(_F32(-2.12194440e-4))
+_F32 = np.float32
+#: the kernel's float32 constants
+_TAYLOR = [_F32(1.0 / math.factorial(i)) for i in range(8)]
+_LOG2E, _HALF = _F32(1.4426950408889634), _F32(0.5)
+_LN2_HIGH, _LN2_LOW = _F32(0.693359375), _F32(-2.12194440e-4)
 
 
 def _expneg32_block(x: Array, out: Array, work: _Scratch) -> None:
-    """``_expneg32`` of one block into ``out``, its float32 steps carried as exact float64
-    images in ``work``."""
+    """``_expneg32`` of one block into ``out``: the kernel's float32 steps in its order."""
     np.fmax(x, _F32(-87.0), out=work.clamped)  # NaN too: the kernel's ``x > -87`` is False
-    np.copyto(work.x, work.clamped)
-    np.floor(_fused(work.x, _LOG2E, _HALF, work), out=work.k)
-    np.negative(work.k, out=work.minus_k)
-    np.copyto(work.high, _fused(work.minus_k, _LN2_HIGH, work.x, work))
-    np.copyto(work.r, _fused(work.minus_k, _LN2_LOW, work.high, work))
-    np.copyto(work.wide, _TAYLOR[7])
-    for i in range(6, -1, -1):
-        poly = _fused(work.wide, work.r, _TAYLOR[i], work)
-        np.copyto(work.wide, poly)
-    np.copyto(work.exponent, work.k, casting="unsafe")
-    np.ldexp(_F32(1.0), work.exponent, out=work.scale)
-    np.multiply(poly, work.scale, out=out)
+    k, r, poly, step = work.k, work.r, work.poly, work.step
+    np.multiply(work.clamped, _LOG2E, out=k)
+    np.add(k, _HALF, out=k)
+    np.floor(k, out=k)
+    np.multiply(k, _LN2_HIGH, out=step)
+    np.subtract(work.clamped, step, out=r)
+    np.multiply(k, _LN2_LOW, out=step)
+    np.subtract(r, step, out=r)
+    np.multiply(r, _TAYLOR[7], out=poly)
+    np.add(poly, _TAYLOR[6], out=poly)
+    for i in range(5, -1, -1):
+        np.multiply(poly, r, out=poly)
+        np.add(poly, _TAYLOR[i], out=poly)
+    np.copyto(work.exponent, k, casting="unsafe")
+    np.ldexp(poly, work.exponent, out=out)  # exact, as the kernel's ``p * 2**k``
 
 
 def _libm_exp(v: Array) -> Array:

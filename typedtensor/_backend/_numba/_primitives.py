@@ -225,24 +225,6 @@ def _pow2(typingctx: Any, k: Any) -> Any:
     return sig, codegen
 
 
-@intrinsic
-def _fmuladd(typingctx: Any, a: Any, b: Any, c: Any) -> Any:
-    """``a * b + c`` of three floats of one type through ``llvm.fmuladd``: one fused multiply-add
-    where the CPU has one, else a multiply and an add. The target decides per type, so every
-    compile on one machine (in-process, from the disk cache, scalar or vectorised) gives the
-    same bits; the ``contract`` flag that used to fuse these came only with ``reassoc``."""
-    if not (isinstance(a, types.Float) and a == b == c):
-        return None
-    sig = a(a, b, c)
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        t = args[0].type
-        fn = builder.module.declare_intrinsic("llvm.fmuladd", [t], ir.FunctionType(t, [t, t, t]))
-        return builder.call(fn, args)
-
-    return sig, codegen
-
-
 # ----------------------------------------------------------------------------- exp(x), x <= 0
 _L2E32 = np.float32(1.4426950408889634)
 _LN2HI32 = np.float32(0.693359375)
@@ -263,26 +245,27 @@ def _expneg(x: Any) -> Any:  # pragma: no cover - typing stub, replaced by the o
 
 
 @overload(_expneg)  # no fast-math: the range reduction and the polynomial in the written
-# order, each step one ``_fmuladd`` (tests/runtime/test_cache_determinism.py)
+# order, a rounded product and a rounded sum a step (no fused multiply-add, whose rounding
+# numpy cannot reproduce cheaply): the same bits on every CPU, and numpy's float32
+# arithmetic gives them too (``logsumexp_twin``; tests/runtime/test_cache_determinism.py)
 def _ov_expneg(x: Any) -> Any:
     """Vectorisable exp for x <= 0 (clamped at the underflow edge; NaN maps to a tiny value,
     callers detect NaN rows separately). Taylor polynomial after range reduction: float32
-    degree 7 (~1 ulp), float64 degree 13 (~2 ulp)."""
+    degree 7 (~2 ulp), float64 degree 13 (~2 ulp)."""
     if isinstance(x, types.Float) and x.bitwidth == 32:
 
         def impl32(x: Any) -> Any:
             x = x if x > _LO32 else _LO32
-            k = np.floor(_fmuladd(x, _L2E32, _HALF32))
-            r = _fmuladd(-k, _LN2LO32, _fmuladd(-k, _LN2HI32, x))
+            k = np.floor(x * _L2E32 + _HALF32)
+            r = (x - k * _LN2HI32) - k * _LN2LO32
             c = _C32
-            p = c[7]
-            p = _fmuladd(p, r, c[6])
-            p = _fmuladd(p, r, c[5])
-            p = _fmuladd(p, r, c[4])
-            p = _fmuladd(p, r, c[3])
-            p = _fmuladd(p, r, c[2])
-            p = _fmuladd(p, r, c[1])
-            p = _fmuladd(p, r, c[0])
+            p = c[7] * r + c[6]
+            p = p * r + c[5]
+            p = p * r + c[4]
+            p = p * r + c[3]
+            p = p * r + c[2]
+            p = p * r + c[1]
+            p = p * r + c[0]
             return p * _pow2(k)
 
         return impl32
@@ -290,23 +273,22 @@ def _ov_expneg(x: Any) -> Any:
 
         def impl64(x: Any) -> Any:
             x = x if x > _LO64 else _LO64
-            k = np.floor(_fmuladd(x, _L2E64, 0.5))
-            r = _fmuladd(-k, _LN2LO64, _fmuladd(-k, _LN2HI64, x))
+            k = np.floor(x * _L2E64 + 0.5)
+            r = (x - k * _LN2HI64) - k * _LN2LO64
             c = _C64
-            p = c[13]
-            p = _fmuladd(p, r, c[12])
-            p = _fmuladd(p, r, c[11])
-            p = _fmuladd(p, r, c[10])
-            p = _fmuladd(p, r, c[9])
-            p = _fmuladd(p, r, c[8])
-            p = _fmuladd(p, r, c[7])
-            p = _fmuladd(p, r, c[6])
-            p = _fmuladd(p, r, c[5])
-            p = _fmuladd(p, r, c[4])
-            p = _fmuladd(p, r, c[3])
-            p = _fmuladd(p, r, c[2])
-            p = _fmuladd(p, r, c[1])
-            p = _fmuladd(p, r, c[0])
+            p = c[13] * r + c[12]
+            p = p * r + c[11]
+            p = p * r + c[10]
+            p = p * r + c[9]
+            p = p * r + c[8]
+            p = p * r + c[7]
+            p = p * r + c[6]
+            p = p * r + c[5]
+            p = p * r + c[4]
+            p = p * r + c[3]
+            p = p * r + c[2]
+            p = p * r + c[1]
+            p = p * r + c[0]
             return p * _pow2(k)
 
         return impl64
