@@ -265,31 +265,52 @@ def _chunk_moments(chunks: Array, lanes: int) -> tuple[Array, Array]:
     return mean, fold(lane_add(dev * dev, lanes))
 
 
+#: chunks whose moments one step of ``_var_h`` computes: float64 temporaries of ~1 MB
+_MOMENT_CHUNKS = 64
+
+
 def _var_h(x: Array, pmean: Array, pm2: Array, rb: int) -> object:
     """``variance.var_h``: per row segment, chunk moments merged with Chan's rule."""
     k = constants()
     ns = pmean.shape[1]
     n = x.shape[1]
     for s in range(ns):
-        seg = x[:, (s * n) // ns : ((s + 1) * n) // ns].astype(np.float64)
-        m = seg.shape[1]
-        if m <= k["CH"]:
-            pmean[:, s], pm2[:, s] = _chunk_moments(seg, k["LANES"])
+        seg = x[:, (s * n) // ns : ((s + 1) * n) // ns]
+        if seg.shape[1] <= k["CH"]:
+            pmean[:, s], pm2[:, s] = _chunk_moments(seg.astype(np.float64), k["LANES"])
             continue
-        cnt = 0.0
-        mean: Any = 0.0
-        m2: Any = 0.0
+        means, m2s, sizes = [], [], []
         for chunks in chunked(seg, k["CH"]):
-            means, m2s = _chunk_moments(chunks, k["LANES"])
-            size = chunks.shape[-1]
-            for ci in range(chunks.shape[1]):
-                nt = cnt + size
-                delta = means[:, ci] - mean
-                mean = mean + delta * (size / nt)
-                m2 = m2 + (m2s[:, ci] + delta * delta * (cnt * size / nt))
-                cnt = nt
-        pmean[:, s], pm2[:, s] = mean, m2
+            for c0 in range(0, chunks.shape[1], _MOMENT_CHUNKS):
+                step = chunks[:, c0 : c0 + _MOMENT_CHUNKS].astype(np.float64)
+                mean, m2 = _chunk_moments(step, k["LANES"])
+                means.append(mean)
+                m2s.append(m2)
+                sizes += [step.shape[2]] * step.shape[1]
+        pmean[:, s], pm2[:, s] = _chan_merged(
+            np.concatenate(means, axis=1), np.concatenate(m2s, axis=1), sizes
+        )
     return None
+
+
+def _chan_merged(means: Array, m2s: Array, sizes: list[int]) -> tuple[Any, Any]:
+    """The (mean, M2) of each row of chunks ``(R, k)`` of ``sizes`` elements, merged in order
+    as ``variance.var_h`` does; one row in Python floats (the same IEEE double arithmetic
+    as numpy's float64, a fraction of its per-call cost)."""
+    rows: list[tuple[Any, Any]] = (
+        [(means[0].tolist(), m2s[0].tolist())] if means.shape[0] == 1 else [(means.T, m2s.T)]
+    )
+    ((row_means, row_m2s),) = rows
+    cnt = 0.0
+    mean: Any = 0.0
+    m2: Any = 0.0
+    for chunk_mean, chunk_m2, size in zip(row_means, row_m2s, sizes, strict=True):
+        nt = cnt + size
+        delta = chunk_mean - mean
+        mean = mean + delta * (size / nt)
+        m2 = m2 + (chunk_m2 + delta * delta * (cnt * size / nt))
+        cnt = nt
+    return mean, m2
 
 
 def _column_moments(rows: Array, wide: bool) -> tuple[Array, Array]:

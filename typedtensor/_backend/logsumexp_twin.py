@@ -105,43 +105,53 @@ def _libm_exp(v: Array) -> Array:
     return np.array([math.exp(e) for e in v.tolist()], np.float64).reshape(v.shape)
 
 
+def _shifted(flags: Array) -> Array:
+    """``flags`` one chunk later along the last axis: each chunk sees its predecessors'."""
+    before = np.zeros_like(flags)
+    before[..., 1:] = flags[..., :-1]
+    return before
+
+
 def _row_states(seg: Array) -> tuple[Array, Array]:
     """``logsumexp._row_logsumexp`` of each row of ``seg`` ``(R, m)`` float32: (M, S). The
-    running max after each chunk depends on the chunks' maxima alone, so every chunk's shift
-    is known before its exps, which run for all chunks at once."""
-    k = constants()
-    rows = seg.shape[0]
-    big = np.full(rows, -np.inf)
-    tot = np.zeros(rows)
-    posinf = np.zeros(rows, bool)
-    nan = np.zeros(rows, bool)
-    for group in chunked(seg, k["CH"]):  # (R, chunks, chunk)
-        maxima = np.max(group, axis=2).astype(np.float64)
-        n = group.shape[1]
-        active, shifts = np.zeros((rows, n), bool), np.zeros((rows, n))
-        rescales: list[tuple[Array, Array]] = []  # per chunk: rows, exp's argument
-        summed = tot != 0.0  # 0 * exp(...) is 0: no exp where nothing is summed yet
-        for ci in range(n):
-            mf = maxima[:, ci]
-            nan |= mf != mf
-            act = ~nan & ~posinf & (mf != -np.inf)
-            posinf |= act & (mf == np.inf)
-            act &= mf != np.inf
-            grows = act & (mf > big)
-            rescale = grows & summed
-            rescales.append((rescale, big[rescale] - mf[rescale]))
-            big[grows] = mf[grows]
-            active[:, ci], shifts[act, ci] = act, big[act]
-            summed |= act
-        terms = _expneg32(group - shifts.astype(np.float32)[:, :, None])
-        sums = fold(lane_add(terms, k["LANES"])).astype(np.float64)
-        for ci, (rescale, argument) in enumerate(rescales):
-            if rescale.any():
-                tot[rescale] *= _libm_exp(argument)
-            tot[active[:, ci]] += sums[active[:, ci], ci]
-    big[posinf], tot[posinf] = np.inf, 1.0
-    big[nan], tot[nan] = np.nan, 1.0
-    return big, tot
+    running max after each chunk depends on the chunks' maxima alone, so every chunk's
+    state (skipped, rescaling, its shift) is known before its exps, which run for all chunks
+    at once; the running sum then adds the chunks' sums in order, rescaled where the max
+    grew."""
+    groups = chunked(seg, constants()["CH"])  # (R, chunks, chunk) each
+    if not groups:
+        return np.full(seg.shape[0], -np.inf), np.zeros(seg.shape[0])
+    maxima = np.concatenate([np.max(g, axis=2) for g in groups], axis=1).astype(np.float64)
+    # a NaN ends the row (NaN); a +inf max ends it as +inf; -inf chunks add nothing
+    nan = np.logical_or.accumulate(maxima != maxima, axis=1)
+    posinf = np.logical_or.accumulate(~nan & (maxima == np.inf), axis=1)
+    active = ~nan & ~_shifted(posinf) & np.isfinite(maxima)
+    big = np.maximum.accumulate(np.where(active, maxima, -np.inf), axis=1)
+    big_before = np.concatenate([np.full((seg.shape[0], 1), -np.inf), big[:, :-1]], axis=1)
+    # 0 * exp(...) is 0: no rescale where nothing is summed yet
+    rescale = active & (maxima > big_before) & _shifted(np.logical_or.accumulate(active, axis=1))
+    shifts = np.where(active, big, 0.0).astype(np.float32)
+    sums, c0 = [], 0
+    for g in groups:
+        terms = _expneg32(g - shifts[:, c0 : c0 + g.shape[1], None])
+        sums.append(fold(lane_add(terms, constants()["LANES"])).astype(np.float64))
+        c0 += g.shape[1]
+    # an inactive chunk adds +0.0, which leaves a total of +0.0 or more as it is
+    addend = np.where(active, np.concatenate(sums, axis=1), 0.0)
+    tot = np.zeros(seg.shape[0])
+    start = 0
+    for ci in [*np.flatnonzero(rescale.any(axis=0)).tolist(), addend.shape[1]]:
+        if ci > start:  # chunks [start, ci) added one by one, in order (cumsum's order)
+            tot = np.cumsum(np.concatenate([tot[:, None], addend[:, start:ci]], axis=1), axis=1)
+            tot = tot[:, -1].copy()
+        if ci < addend.shape[1]:
+            grew = rescale[:, ci]
+            tot[grew] *= _libm_exp(big_before[grew, ci] - maxima[grew, ci])
+            start = ci
+    final_big = big[:, -1].copy()
+    final_big[posinf[:, -1]], tot[posinf[:, -1]] = np.inf, 1.0
+    final_big[nan[:, -1]], tot[nan[:, -1]] = np.nan, 1.0
+    return final_big, tot
 
 
 def lse_h(x: Array, pm: Array, ps: Array, z0: Any, rb: int) -> None:
