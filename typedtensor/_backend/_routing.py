@@ -224,7 +224,10 @@ def runner(
     job = dict(op=op, shape=shape, strides=strides, itemsize=itemsize, axes=axes)
     job.update(keepdims=keepdims, dtype=dtype.str, input_dtype=input_dtype.str)
     if not twinned:
-        return serve_while_compiling(kernel_run, numpy_run, job)
+        from .blocked_argextremes import blocked_arg_runner
+
+        stand_in = blocked_arg_runner(op, axes, shape, keepdims, input_dtype) or numpy_run
+        return serve_while_compiling(kernel_run, stand_in, job)
     from ._compile_ahead import queue_steps
 
     # the first such plan also queues the ahead-of-need steps of its dtype (the helper takes

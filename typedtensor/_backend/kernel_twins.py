@@ -43,10 +43,10 @@ Run = Callable[[Array, dict[str, Any]], Array]
 
 #: the reductions whose plans the twins serve on a program's first run
 TWIN_OPS = frozenset(("sum", "mean", "var", "std", "norm", "logsumexp"))
-#: the largest input (bytes) the twins serve: a twin takes 2.5-12x numpy's time (a float32
-#: logsumexp ~30 ns an element, ``benchmarks/README.md``), so past this the kernels compile
-#: in the foreground (2-4 s) as they did before the twins
-MAX_BYTES = 1 << 26
+#: the largest input (bytes) the twins serve: past it one twin call (a float32 logsumexp
+#: ~6 ns an element, ``benchmarks/README.md``) outlasts the compile it stands in for (2-5 s
+#: an op), so the kernels compile in the foreground
+MAX_BYTES = 1 << 30
 #: what a twin returns for an op it does not reproduce (the kernel runs instead)
 NOT_TWINNED = object()
 #: rows' elements a horizontal twin works on at a time (1-2 MB: its temporaries stay in
