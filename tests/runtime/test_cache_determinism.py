@@ -37,8 +37,8 @@ def run(op, a, axes, **params):
     return nb.reduce(op, a, axes, False, dt, **params)
 
 rng = np.random.default_rng(35)
-rows32 = (rng.standard_normal((64, 4096)) + 3).astype(np.float32)  # 2**18: segments, parallel
-cols32 = (rng.standard_normal((512, 512)) + 3).astype(np.float32)
+rows32 = (rng.standard_normal((256, 4096)) + 3).astype(np.float32)  # 2**20: segments, parallel
+cols32 = (rng.standard_normal((1024, 1024)) + 3).astype(np.float32)
 nan32 = rows32.copy()
 nan32[::7, ::5] = np.nan
 cases = {  # one kernel family each: the serial and the parallel variant compile in the test

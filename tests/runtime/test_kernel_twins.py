@@ -17,6 +17,7 @@ import pytest
 from typedtensor import _rules as rules
 from typedtensor._backend import _numba as nb
 from typedtensor._backend import kernel_twins, logsumexp_twin
+from typedtensor._backend._thread_policy import PARALLEL_FROM_ELEMENTS
 
 Array = np.ndarray[Any, Any]
 
@@ -38,7 +39,7 @@ _LAYOUTS: list[tuple[tuple[int, ...], tuple[int, ...], str]] = [
     ((511,), (0,), "h"),
     ((513,), (0,), "h"),
     ((2048 * 3 + 5,), (0,), "h"),
-    ((1 << 19,), (0,), "h"),
+    ((PARALLEL_FROM_ELEMENTS + 4099,), (0,), "h"),  # segments: the parallel split
     ((7, 2049), (1,), "h"),
     ((600, 1000), (1,), "h"),
     ((900, 300), (1,), "h"),  # many short rows: 32-blocks, an 8-block and a rest

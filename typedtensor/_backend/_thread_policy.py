@@ -46,8 +46,10 @@ __all__ = [
 #: the machine's cores, read once: ``os.cpu_count()`` costs ~2 us a call
 CORES = os.cpu_count() or 1
 #: the numba kernels split their work over threads from this many elements; below it they
-#: run serially (and their parallel variants never compile)
-PARALLEL_FROM_ELEMENTS = 1 << 18
+#: run serially (and their parallel variants never compile). At 256K elements (1 MB of
+#: float32, in the caches) waking a second thread cost more than it saved on most ops
+#: (``benchmarks/README.md``, "Serial or parallel at 256K-16M elements")
+PARALLEL_FROM_ELEMENTS = 1 << 20
 #: the runnable-task count is read at most this often (a read costs ~5 us)
 SAMPLE_S = 0.02
 #: a parallel launch whose threads ran less than this share of its wall time ...
