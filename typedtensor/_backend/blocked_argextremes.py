@@ -68,7 +68,7 @@ def blocked_arg_runner(
                 take |= (value != value) & (best == best)
             np.copyto(best_index, index + r0, where=take)
             np.copyto(best, value, where=take)
-        result = best_index.astype(np.int64, copy=False)
+        result: Array = np.asarray(best_index, np.int64)
         return result if keepdims else np.squeeze(result, axis)
 
     return run
