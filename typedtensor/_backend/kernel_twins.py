@@ -297,10 +297,8 @@ def _chan_merged(means: Array, m2s: Array, sizes: list[int]) -> tuple[Any, Any]:
     """The (mean, M2) of each row of chunks ``(R, k)`` of ``sizes`` elements, merged in order
     as ``variance.var_h`` does; one row in Python floats (the same IEEE double arithmetic
     as numpy's float64, a fraction of its per-call cost)."""
-    rows: list[tuple[Any, Any]] = (
-        [(means[0].tolist(), m2s[0].tolist())] if means.shape[0] == 1 else [(means.T, m2s.T)]
-    )
-    ((row_means, row_m2s),) = rows
+    row_means: Any = means[0].tolist() if means.shape[0] == 1 else means.T
+    row_m2s: Any = m2s[0].tolist() if m2s.shape[0] == 1 else m2s.T
     cnt = 0.0
     mean: Any = 0.0
     m2: Any = 0.0
