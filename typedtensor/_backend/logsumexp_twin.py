@@ -73,29 +73,27 @@ def _expneg32(x: Array) -> Array:
     return out.reshape(np.shape(x))
 
 
-_F32 = np.float32
-#: the kernel's float32 constants
-_TAYLOR = [_F32(1.0 / math.factorial(i)) for i in range(8)]
-_LOG2E, _HALF = _F32(1.4426950408889634), _F32(0.5)
-_LN2_HIGH, _LN2_LOW = _F32(0.693359375), _F32(-2.12194440e-4)
-
-
 def _expneg32_block(x: Array, out: Array, work: _Scratch) -> None:
-    """``_expneg32`` of one block into ``out``: the kernel's float32 steps in its order."""
-    np.fmax(x, _F32(-87.0), out=work.clamped)  # NaN too: the kernel's ``x > -87`` is False
+    """``_expneg32`` of one block into ``out``: the kernel's float32 steps in its order, with
+    its own constants (``_primitives``: a twin that disagreed with them would disagree with
+    the kernels)."""
+    from ._numba import _primitives as kernel
+
+    np.fmax(x, kernel._LO32, out=work.clamped)  # NaN too: the kernel's ``x > -87`` is False
     k, r, poly, step = work.k, work.r, work.poly, work.step
-    np.multiply(work.clamped, _LOG2E, out=k)
-    np.add(k, _HALF, out=k)
+    np.multiply(work.clamped, kernel._L2E32, out=k)
+    np.add(k, kernel._HALF32, out=k)
     np.floor(k, out=k)
-    np.multiply(k, _LN2_HIGH, out=step)
+    np.multiply(k, kernel._LN2HI32, out=step)
     np.subtract(work.clamped, step, out=r)
-    np.multiply(k, _LN2_LOW, out=step)
+    np.multiply(k, kernel._LN2LO32, out=step)
     np.subtract(r, step, out=r)
-    np.multiply(r, _TAYLOR[7], out=poly)
-    np.add(poly, _TAYLOR[6], out=poly)
+    taylor = kernel._C32
+    np.multiply(r, taylor[7], out=poly)
+    np.add(poly, taylor[6], out=poly)
     for i in range(5, -1, -1):
         np.multiply(poly, r, out=poly)
-        np.add(poly, _TAYLOR[i], out=poly)
+        np.add(poly, taylor[i], out=poly)
     np.copyto(work.exponent, k, casting="unsafe")
     np.ldexp(poly, work.exponent, out=out)  # exact, as the kernel's ``p * 2**k``
 
