@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import sys
+import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import SimpleNamespace
@@ -147,6 +150,8 @@ def test_reductions_from_a_thread_pool(monkeypatch: pytest.MonkeyPatch) -> None:
 
 _LOAD_PROBE = """
 import sys
+import threading
+import time
 import numpy as np
 from typedtensor._backend import _numba as nb
 from typedtensor._backend._numba import _kernels as K
@@ -260,4 +265,94 @@ def test_a_stalled_parallel_launch_sends_the_next_kernels_serial(
     assert _thread_policy.idle_cores()  # the back-off is over: the next launch probes again
     _thread_policy.timed_launch(kernel, 2, 1e-5, 0.0)  # too short to judge
     assert _thread_policy.idle_cores()
+    _thread_policy.reset()
+
+
+def test_the_runnable_count_leaves_out_this_processs_own_threads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Kernel worker threads still spinning after a launch are this process's, not a
+    competitor: the count less them reads a free core; another process's task does not."""
+    monkeypatch.setattr(_thread_policy, "_loadavg_running", lambda: 2.0)
+    monkeypatch.setattr(_thread_policy, "_own_other_runnable_threads", lambda: 1)
+    assert _thread_policy.runnable_tasks() == 1.0  # this thread and its own spinning worker
+    monkeypatch.setattr(_thread_policy, "_own_other_runnable_threads", lambda: 0)
+    assert _thread_policy.runnable_tasks() == 2.0  # this thread and another process's task
+    monkeypatch.setattr(_thread_policy, "_loadavg_running", lambda: 1.0)
+    monkeypatch.setattr(_thread_policy, "_own_other_runnable_threads", lambda: 5)
+    assert _thread_policy.runnable_tasks() == 1.0  # below 2 the threads are not read
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="needs Linux's /proc")
+def test_a_running_thread_is_counted_and_a_sleeping_one_not() -> None:
+    """This thread, reading, is running; a thread hashing without the GIL is running and
+    counted among the process's other running threads; one waiting on an event is not."""
+    assert _thread_policy._thread_running(str(threading.get_native_id()))
+    event = threading.Event()
+    sleeper = threading.Thread(target=event.wait)
+    sleeper.start()
+    try:
+        time.sleep(0.05)
+        assert not _thread_policy._thread_running(str(sleeper.native_id))
+    finally:
+        event.set()
+        sleeper.join()
+    assert not _thread_policy._thread_running("0")  # no such thread
+    done = threading.Event()
+
+    def hash_until_done() -> None:
+        data = bytes(1 << 24)
+        while not done.is_set():
+            hashlib.sha256(data).digest()  # releases the GIL for the whole buffer
+
+    worker = threading.Thread(target=hash_until_done)
+    worker.start()
+    try:
+        seen, counted = False, 0
+        deadline = time.monotonic() + 5.0
+        while time.monotonic() < deadline and not seen:
+            seen = _thread_policy._thread_running(str(worker.native_id))
+            counted = _thread_policy._own_other_runnable_threads() if seen else 0
+    finally:
+        done.set()
+        worker.join()
+    assert seen
+    assert counted >= 1
+
+
+def test_a_launch_that_loads_its_kernel_is_not_judged(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A launch in which the dispatcher added a variant (loaded from the disk cache or
+    compiled, on one thread) keeps the parallel route; the same slow launch of a kernel
+    already loaded backs off. The clocks are the test's."""
+    clock = {"wall": 100.0, "cpu": 5.0}
+    fake_time = SimpleNamespace(
+        perf_counter=lambda: clock["wall"],
+        monotonic=lambda: clock["wall"],
+        process_time=lambda: clock["cpu"],
+    )
+    monkeypatch.setattr(_thread_policy, "time", fake_time)
+    monkeypatch.setattr(_thread_policy, "SAMPLE_S", 0.0)
+    monkeypatch.setattr(_thread_policy, "CORES", 2)
+    monkeypatch.setattr(_thread_policy, "runnable_tasks", lambda: 0.0)
+    monkeypatch.setenv("TYPEDTENSOR_NUMBA_PARALLEL", "auto")
+    _thread_policy.reset()
+
+    class Kernel:
+        """A dispatcher whose first call on a signature adds its variant."""
+
+        def __init__(self) -> None:
+            self.overloads: dict[str, object] = {}
+
+        def __call__(self, signature: str, wall: float, cpu: float) -> None:
+            self.overloads.setdefault(signature, object())
+            clock["wall"] += wall
+            clock["cpu"] += cpu
+
+    kernel = Kernel()
+    _thread_policy.timed_launch(kernel, 2, "float32[:, :]", 0.06, 0.07)  # loads: not judged
+    assert _thread_policy.idle_cores()
+    _thread_policy.timed_launch(kernel, 2, "float64[:, :]", 0.06, 0.07)  # another variant
+    assert _thread_policy.idle_cores()
+    _thread_policy.timed_launch(kernel, 2, "float32[:, :]", 0.06, 0.07)  # loaded: a stall
+    assert not _thread_policy.idle_cores()
     _thread_policy.reset()

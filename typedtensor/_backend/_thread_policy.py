@@ -91,16 +91,53 @@ def forced_setting() -> bool | None:
 
 
 def runnable_tasks() -> float:
-    """The machine's runnable tasks now, this thread included (``/proc/loadavg``), or the
-    1-minute load average where the platform has no such count."""
+    """The machine's runnable tasks now, this thread included and this process's other
+    threads not (``/proc/loadavg``, less ``_own_other_runnable_threads``), or the 1-minute
+    load average where the platform has no such count."""
+    running = _loadavg_running()
+    if running >= 2:
+        return running - _own_other_runnable_threads()
+    if running >= 0:
+        return running
+    try:
+        return os.getloadavg()[0]
+    except OSError:  # pragma: no cover - no load average on this platform
+        return 0.0
+
+
+def _loadavg_running() -> float:
+    """``/proc/loadavg``'s count of running and runnable tasks, -1 where unreadable."""
     try:
         with open("/proc/loadavg", "rb") as f:
             return float(f.read().split()[3].split(b"/")[0])
     except (OSError, IndexError, ValueError):
-        try:
-            return os.getloadavg()[0]
-        except OSError:  # pragma: no cover - no load average on this platform
-            return 0.0
+        return -1.0
+
+
+def _own_other_runnable_threads() -> int:
+    """This process's threads other than the caller that are running or runnable now (state
+    ``R`` in ``/proc/self/task/*/stat``), 0 where unreadable. After a parallel launch the
+    kernels' worker threads spin for a few milliseconds before they sleep: counted as
+    competitors they made the next kernel's check read a busy machine (``benchmarks/README.md``,
+    "A kernel's first launch")."""
+    try:
+        tids = os.listdir("/proc/self/task")
+    except OSError:
+        return 0
+    running = sum(_thread_running(tid) for tid in tids)
+    return max(0, running - 1)  # the caller reads its own stat while running
+
+
+def _thread_running(tid: str) -> bool:
+    """Is this process's thread ``tid`` running or runnable (state ``R``)? False for a thread
+    that has ended."""
+    try:
+        with open(f"/proc/self/task/{tid}/stat", "rb") as f:
+            stat = f.read()
+    except OSError:
+        return False
+    end = stat.rfind(b")")  # the state follows the command name, which may hold spaces
+    return stat[end + 2 : end + 3] == b"R"
 
 
 def idle_cores() -> bool:
@@ -143,11 +180,22 @@ def reset() -> None:
 def timed_launch(kernel: Any, threads: int, *args: Any) -> None:
     """Run a parallel ``kernel(*args)`` and keep the next kernels serial for ``BACKOFF_S``
     if its threads were descheduled (CPU time below ``MIN_EFFICIENCY`` of wall time times
-    ``threads``)."""
+    ``threads``).
+
+    A launch in which numba's dispatcher added a compiled variant (``kernel.overloads`` grew:
+    it loaded the kernel from the disk cache or compiled it, on one thread, and a process's
+    first parallel launch also starts the thread pool) is not judged: its time is not the
+    threads'. Judged, the first launch of every parallel kernel read as a stall and sent a
+    program's next second of kernels to the serial route (``benchmarks/README.md``, "A
+    kernel's first launch")."""
+    overloads = getattr(kernel, "overloads", None)
+    variants = -1 if overloads is None else len(overloads)
     wall0, cpu0 = time.perf_counter(), time.process_time()
     kernel(*args)
     wall = time.perf_counter() - wall0
     if wall < _MIN_TIMED_S or forced_setting() is not None:
+        return
+    if overloads is not None and len(overloads) != variants:
         return
     if time.process_time() - cpu0 < MIN_EFFICIENCY * wall * threads:
         _state["serial_until"] = time.monotonic() + BACKOFF_S
