@@ -115,24 +115,11 @@ def _value(z: Any, c: Any, v: Any) -> Any:
 
 
 @njit(fastmath=EXACT, inline="always")
-def _magnitude(z: Any, c: Any, v: Any) -> Any:
-    return abs(_as(z, v))
-
-
-@njit(fastmath=EXACT, inline="always")
-def _square(z: Any, c: Any, v: Any) -> Any:
-    w = _as(z, v)
-    return w * w
-
-
-@njit(fastmath=EXACT, inline="always")
 def _squared_deviation(z: Any, c: Any, v: Any) -> Any:
     w = _as(z, v) - c
     return w * w
 
 
 add_values = lane_adder(_value)
-add_magnitudes = lane_adder(_magnitude)
-add_squares = lane_adder(_square)
 #: ``(v - c)**2`` with ``c`` in the lanes' type: a chunk's second pass around its mean
 add_squared_deviations = lane_adder(_squared_deviation)

@@ -253,46 +253,30 @@ def _ov_expneg(x: Any) -> Any:
     callers detect NaN rows separately). Taylor polynomial after range reduction: float32
     degree 7 (~2 ulp), float64 degree 13 (~2 ulp)."""
     if isinstance(x, types.Float) and x.bitwidth == 32:
-
-        def impl32(x: Any) -> Any:
-            x = x if x > _LO32 else _LO32
-            k = np.floor(x * _L2E32 + _HALF32)
-            r = (x - k * _LN2HI32) - k * _LN2LO32
-            c = _C32
-            p = c[7] * r + c[6]
-            p = p * r + c[5]
-            p = p * r + c[4]
-            p = p * r + c[3]
-            p = p * r + c[2]
-            p = p * r + c[1]
-            p = p * r + c[0]
-            return p * _pow2(k)
-
-        return impl32
+        return _exp_of_nonpositive(_LO32, _L2E32, _HALF32, _LN2HI32, _LN2LO32, _C32)
     if isinstance(x, types.Float):
-
-        def impl64(x: Any) -> Any:
-            x = x if x > _LO64 else _LO64
-            k = np.floor(x * _L2E64 + 0.5)
-            r = (x - k * _LN2HI64) - k * _LN2LO64
-            c = _C64
-            p = c[13] * r + c[12]
-            p = p * r + c[11]
-            p = p * r + c[10]
-            p = p * r + c[9]
-            p = p * r + c[8]
-            p = p * r + c[7]
-            p = p * r + c[6]
-            p = p * r + c[5]
-            p = p * r + c[4]
-            p = p * r + c[3]
-            p = p * r + c[2]
-            p = p * r + c[1]
-            p = p * r + c[0]
-            return p * _pow2(k)
-
-        return impl64
+        return _exp_of_nonpositive(_LO64, _L2E64, 0.5, _LN2HI64, _LN2LO64, _C64)
     return None
+
+
+def _exp_of_nonpositive(
+    lo: Any, l2e: Any, half: Any, ln2hi: Any, ln2lo: Any, taylor: tuple[Any, ...]
+) -> Any:
+    """``_expneg``'s steps in one precision: ``x`` clamped at ``lo``, ``k = floor(x / ln 2 +
+    1/2)``, ``r = x - k ln 2`` in two parts, the polynomial of the ``taylor`` coefficients by
+    Horner's rule from the highest, times ``2**k``."""
+    degree = len(taylor) - 1
+
+    def impl(x: Any) -> Any:
+        x = x if x > lo else lo
+        k = np.floor(x * l2e + half)
+        r = (x - k * ln2hi) - k * ln2lo
+        p = taylor[degree]
+        for i in range(degree - 1, -1, -1):
+            p = p * r + taylor[i]
+        return p * _pow2(k)
+
+    return impl
 
 
 @njit(inline="always")

@@ -16,13 +16,8 @@ from ._lanes import (
     EXACT,
     MAX_LANES,
     MIN_LANES,
-    add_magnitudes,
-    add_squares,
-    add_values,
-    fill,
     fold,
     lanes_for,
-    spill,
 )
 from ._primitives import (
     CH,
@@ -41,34 +36,11 @@ from ._primitives import (
 )
 from .products import _row_prod, _row_prod_in_order
 
-
 # ----------------------------------------------------------------------------- accumulate
 # zc: chunk accumulator (type and identity), zt: total accumulator (type and identity).
 # The sums of a row run in explicit lanes (``_lanes``, ``lanes_for(n)`` of them): chunks of CH
 # elements in lanes of the chunk type, each chunk's lanes added to lanes of the total type,
 # those folded pairwise.
-def _row_accumulator(add: Any) -> Any:
-    """``total(row, lc, lt, c)``: the sum of ``elem(row[i])`` of ``add`` (a ``lane_adder``),
-    ``lc``/``lt`` the chunk and total lanes (one power-of-two count, overwritten)."""
-
-    @njit(fastmath=EXACT, inline="always")
-    def total(row: Any, lc: Any, lt: Any, c: Any) -> Any:
-        n = row.shape[0]
-        zc = _as(lc[0], 0)
-        fill(lt, _as(lt[0], 0))
-        for ci in range((n + CH - 1) // CH):  # a step range would divide per row
-            c0 = ci * CH
-            fill(lc, zc)
-            add(row[c0 : min(c0 + CH, n)], lc, c)
-            spill(lc, lt)
-        return fold(lt)
-
-    return total
-
-
-_row_sum = _row_accumulator(add_values)
-_row_sum_abs = _row_accumulator(add_magnitudes)
-_row_sum_squares = _row_accumulator(add_squares)
 
 
 @njit(fastmath=EXACT, inline="always")
@@ -98,18 +70,47 @@ def _row_task_span(x: Any, t: int, ns: int, rb: int) -> Any:
     return s, (s * n) // ns, ((s + 1) * n) // ns, r0, min(x.shape[0], r0 + rb)
 
 
-def _lane_sums_task(row_total: Any, term: Any) -> Any:
-    """``task(x, part, zc, zt, t, ns, rb)``: task t of a horizontal sum of ``term(x)``
-    (``row_total`` a ``_row_accumulator`` of the same term): short segments (16 elements or
-    fewer) term by term, longer ones in lanes. One op per task, so that a kernel of one op
-    compiles that op's loops alone (``sum_h``...) and ``acc_h`` runs the same code."""
+def _lane_sums_task(term: Any) -> Any:
+    """``task(x, part, zc, zt, t, ns, rb)``: task t of a horizontal sum of ``term(x)``: short
+    segments (16 elements or fewer) term by term, longer ones in lanes. One op per task, so
+    that a kernel of one op compiles that op's loops alone (``sum_h``...) and ``acc_h`` runs
+    the same code."""
 
     @njit(fastmath=EXACT)
-    def rows(x: Any, part: Any, r0: int, r1: int, s: int, lo: int, hi: int, lc: Any,
-             lt: Any) -> None:  # fmt: skip
-        zc = lc[0]
+    def rows(x: Any, part: Any, r0: int, r1: int, s: int, lo: int, hi: int, zc: Any, zt: Any,
+             lc: Any, lt: Any) -> None:  # fmt: skip
+        """Each row's ``term`` sum in ``lc.shape[0]`` lanes (``_lanes.lane_adder``'s order):
+        chunks of ``CH`` elements summed in the chunk lanes ``lc`` (from ``zc``) and spilled
+        into the total lanes ``lt`` (from ``zt``), folded pairwise. The row is indexed
+        directly, not sliced per block: from memory one thread streamed float64 at ~29-31
+        GB/s, against ~24 GB/s through the lane adder's slices (``benchmarks/README.md``,
+        "Sums from memory")."""
+        nl = lc.shape[0]  # read at run time, as the lane adder does
+        m = hi - lo
         for r in range(r0, r1):
-            part[r, s] = row_total(x[r, lo:hi], lc, lt, zc)
+            seg = x[r, lo:hi]
+            for k in range(nl):
+                lt[k] = zt
+            for ci in range((m + CH - 1) // CH):  # a step range would divide per row
+                c = ci * CH
+                end = min(c + CH, m)
+                for k in range(nl):
+                    lc[k] = zc
+                while c + 4 * nl <= end:
+                    for k in range(nl):
+                        lc[k] += (term(_as(zc, seg[c + k])) + term(_as(zc, seg[c + nl + k]))) + (
+                            term(_as(zc, seg[c + 2 * nl + k])) + term(_as(zc, seg[c + 3 * nl + k]))
+                        )
+                    c += 4 * nl
+                while c + nl <= end:
+                    for k in range(nl):
+                        lc[k] += term(_as(zc, seg[c + k]))
+                    c += nl
+                for i in range(c, end):
+                    lc[i - c] += term(_as(zc, seg[i]))
+                for k in range(nl):  # ``spill``
+                    lt[k] += _as(zt, lc[k])
+            part[r, s] = fold(lt)
 
     @njit(fastmath=EXACT)
     def short_rows(x: Any, part: Any, r0: int, r1: int, s: int, lo: int, hi: int, zc: Any,
@@ -156,7 +157,7 @@ def _lane_sums_task(row_total: Any, term: Any) -> Any:
         elif lanes_for(hi - lo) == MIN_LANES:  # a constant lane count per branch
             short_rows(x, part, r0, r1, s, lo, hi, zc, zt)
         else:
-            rows(x, part, r0, r1, s, lo, hi, _full(MAX_LANES, zc), _full(MAX_LANES, zt))
+            rows(x, part, r0, r1, s, lo, hi, zc, zt, _full(MAX_LANES, zc), _full(MAX_LANES, zt))
 
     return task
 
@@ -176,9 +177,9 @@ def _squared(v: Any) -> Any:
     return v * v
 
 
-_row_sums_task = _lane_sums_task(_row_sum, _itself)
-_row_sums_abs_task = _lane_sums_task(_row_sum_abs, _abs)
-_row_sums_squares_task = _lane_sums_task(_row_sum_squares, _squared)
+_row_sums_task = _lane_sums_task(_itself)
+_row_sums_abs_task = _lane_sums_task(_abs)
+_row_sums_squares_task = _lane_sums_task(_squared)
 
 
 @njit(fastmath=EXACT)
