@@ -65,10 +65,11 @@ _first_extreme_of_rows: Any = None  # _numba.direct's, imported at the first cal
 
 def index_method(ismax: bool, doc: str) -> Callable[..., Tensor[Any, Unpack[tuple[Any, ...]]]]:
     """The argmax (``ismax``) or argmin method: numpy's call without a plan wherever the plan
-    would make it (over the whole array below ``_INDEX_FULL_PLANNED_BYTES`` or of the dtypes
-    outside ``_INDEX_FULL_PLANNED``: the flat index; over one int axis of a small input; over
-    rows: ``_index_of_rows``), else the plan (``_reduce``), whose rules also raise the errors.
-    One function a method, made here: a shared helper's frame cost 60-90 ns a call (~15%)."""
+    would make it (over the whole array, a vector's axis 0 or -1 included, below
+    ``_INDEX_FULL_PLANNED_BYTES`` or of the dtypes outside ``_INDEX_FULL_PLANNED``: the flat
+    index; over one int axis of a small input; over rows: ``_index_of_rows``), else the plan
+    (``_reduce``), whose rules also raise the errors. One function a method, made here: a
+    shared helper's frame cost 60-90 ns a call (~15%)."""
     method = np.ndarray.argmax if ismax else np.ndarray.argmin
     name = method.__name__
 
@@ -81,7 +82,8 @@ def index_method(ismax: bool, doc: str) -> Callable[..., Tensor[Any, Unpack[tupl
     ) -> Tensor[Any, Unpack[tuple[Any, ...]]]:
         a = self._data
         if keepdims is False and out is None and type(a) is np.ndarray:
-            if axis is None:
+            # a vector's only axis is the whole array: the same flat index, 0-d
+            if axis is None or (type(axis) is int and a.ndim == 1 and axis in (0, -1)):
                 if a.nbytes < _INDEX_FULL_PLANNED_BYTES or a.dtype.char not in _INDEX_FULL_PLANNED:
                     try:
                         index = method(a)

@@ -73,6 +73,36 @@ def test_whole_arrays_take_the_index_path(
 
 
 @pytest.mark.parametrize("op", ["argmax", "argmin"])
+def test_a_vectors_only_axis_takes_the_whole_array_path(
+    op: str, fresh_plans: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """argmax/argmin of a vector over axis 0 or -1 is its whole-array index: numpy's call
+    without a plan below ``_INDEX_FULL_PLANNED_BYTES`` (moved to 4 KB here), the plan from
+    there; the same 0-d int64 either way, and the rules' errors for an empty vector, an axis
+    out of range and a bool axis."""
+    monkeypatch.setattr(tt._tensor_index, "_INDEX_FULL_PLANNED_BYTES", 4096)
+    rng = np.random.default_rng(9)
+    small = rng.standard_normal(1000).astype(np.float32)  # 4000 bytes
+    small[[17, 400]] = small.max() + 1  # a tie: the first wins
+    with_nan = small.copy()
+    with_nan[[600, 30]] = np.nan
+    big = rng.standard_normal(4096).astype(np.float32)  # 16 KB: the plan
+    for x, planned in [(small, False), (with_nan, False), (small[::3], False), (big, True)]:
+        for axis in (0, -1):
+            _reduce_plan.clear_plans()
+            with tt.use_backend("numba"):
+                got = getattr(tt.asarray(x), op)(axis).numpy()
+            assert bool(_reduce_plan.PLANS) == planned, (x.shape, axis)
+            _same_bits(got, np.asarray(getattr(x, op)(), dtype=np.int64))
+    with pytest.raises(ValueError, match="empty"):
+        getattr(tt.asarray(np.ones(0, np.float32)), op)(0)
+    with pytest.raises(tt.AxisError, match="out of range"):
+        getattr(tt.asarray(small), op)(1)
+    with pytest.raises(TypeError):
+        getattr(tt.asarray(small), op)(False)
+
+
+@pytest.mark.parametrize("op", ["argmax", "argmin"])
 def test_rows_of_any_size_take_the_index_path(
     op: str, fresh_plans: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
