@@ -12,8 +12,10 @@ timed from outside (interpreter start and imports included):
 
 - cold: ``TYPEDTENSOR_NUMBA_CACHE_DIR`` an empty directory (every kernel compiles, in the
   foreground or in the helper process while numpy or the kernels' numpy twins serve);
-- warm: the same directory again, after one untimed run with the helper off has compiled
-  every kernel the program calls (kernels load from the disk cache);
+- warm: the same directory again, after two untimed runs with the helper off, one on each
+  route (``TYPEDTENSOR_NUMBA_PARALLEL=0`` and ``=1``), have compiled every kernel the
+  program may call (kernels load from the disk cache; with one run on the route the load
+  chose, a timed warm run on the other route compiled the missing variants in the helper);
 - numpy: the same calls on numpy arrays (``--numpy``), typedtensor not imported.
 
 ``--order-free`` runs only the order-free reductions (max, min, argmax, any over the same
@@ -63,10 +65,14 @@ for a in arrays:
 """
 
 
-def _run(mb: float, side: str, cache_dir: str, mix: str, background: str, ahead: str) -> float:
+def _run(
+    mb: float, side: str, cache_dir: str, mix: str, background: str, ahead: str, route: str = ""
+) -> float:
     env = {**os.environ, "TYPEDTENSOR_NUMBA_CACHE_DIR": cache_dir}
     env["TYPEDTENSOR_NUMBA_BACKGROUND"] = background
     env["TYPEDTENSOR_NUMBA_AHEAD"] = ahead
+    if route:
+        env["TYPEDTENSOR_NUMBA_PARALLEL"] = route
     t0 = time.perf_counter()
     subprocess.run([sys.executable, "-c", PROGRAM, str(mb), side, mix], env=env, check=True)
     return time.perf_counter() - t0
@@ -92,7 +98,8 @@ def main() -> None:
             for _ in range(args.cold):
                 with tempfile.TemporaryDirectory() as d:
                     colds.append(_run(mb, "typedtensor", d, mix, bg, ahead))
-                    _run(mb, "typedtensor", d, mix, "0", ahead)  # the rest compiles: warm
+                    for route in ("0", "1"):  # the rest compiles, serial and parallel: warm
+                        _run(mb, "typedtensor", d, mix, "0", ahead, route)
                     for _ in range(args.warm):
                         warms.append(_run(mb, "typedtensor", d, mix, bg, ahead))
                         numpys.append(_run(mb, "numpy", d, mix, bg, ahead))

@@ -229,12 +229,10 @@ def test_dask_workers_that_start_together_wait_for_numba_s_import() -> None:
     assert r.stdout.strip() == "[]"
 
 
-def test_a_stalled_parallel_launch_sends_the_next_kernels_serial(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A parallel launch whose threads got little CPU keeps the kernels serial for BACKOFF_S;
-    a launch that keeps its threads busy does not; a forced setting is never second-guessed.
-    The clocks are the test's: kernels that advance wall and CPU time as told."""
+@pytest.fixture
+def policy_clock(monkeypatch: pytest.MonkeyPatch) -> dict[str, float]:
+    """The thread policy on a 2-core machine that reads idle by the runnable count, with the
+    test's clocks: advance ``clock["wall"]`` and ``clock["cpu"]`` to stand for a launch."""
     clock = {"wall": 100.0, "cpu": 5.0}
     fake_time = SimpleNamespace(
         perf_counter=lambda: clock["wall"],
@@ -247,6 +245,16 @@ def test_a_stalled_parallel_launch_sends_the_next_kernels_serial(
     monkeypatch.setattr(_thread_policy, "runnable_tasks", lambda: 0.0)  # idle by the count
     monkeypatch.setenv("TYPEDTENSOR_NUMBA_PARALLEL", "auto")
     _thread_policy.reset()
+    return clock
+
+
+def test_a_stalled_parallel_launch_sends_the_next_kernels_serial(
+    monkeypatch: pytest.MonkeyPatch, policy_clock: dict[str, float]
+) -> None:
+    """A parallel launch whose threads got little CPU keeps the kernels serial for BACKOFF_S;
+    a launch that keeps its threads busy does not; a forced setting is never second-guessed.
+    The clocks are the test's: kernels that advance wall and CPU time as told."""
+    clock = policy_clock
 
     def kernel(wall: float, cpu: float) -> None:
         clock["wall"] += wall
@@ -320,22 +328,11 @@ def test_a_running_thread_is_counted_and_a_sleeping_one_not() -> None:
     assert counted >= 1
 
 
-def test_a_launch_that_loads_its_kernel_is_not_judged(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_launch_that_loads_its_kernel_is_not_judged(policy_clock: dict[str, float]) -> None:
     """A launch in which the dispatcher added a variant (loaded from the disk cache or
     compiled, on one thread) keeps the parallel route; the same slow launch of a kernel
     already loaded backs off. The clocks are the test's."""
-    clock = {"wall": 100.0, "cpu": 5.0}
-    fake_time = SimpleNamespace(
-        perf_counter=lambda: clock["wall"],
-        monotonic=lambda: clock["wall"],
-        process_time=lambda: clock["cpu"],
-    )
-    monkeypatch.setattr(_thread_policy, "time", fake_time)
-    monkeypatch.setattr(_thread_policy, "SAMPLE_S", 0.0)
-    monkeypatch.setattr(_thread_policy, "CORES", 2)
-    monkeypatch.setattr(_thread_policy, "runnable_tasks", lambda: 0.0)
-    monkeypatch.setenv("TYPEDTENSOR_NUMBA_PARALLEL", "auto")
-    _thread_policy.reset()
+    clock = policy_clock
 
     class Kernel:
         """A dispatcher whose first call on a signature adds its variant."""
