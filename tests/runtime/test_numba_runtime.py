@@ -276,19 +276,31 @@ def test_a_stalled_parallel_launch_sends_the_next_kernels_serial(
     _thread_policy.reset()
 
 
-def test_the_runnable_count_leaves_out_this_processs_own_threads(
-    monkeypatch: pytest.MonkeyPatch,
+def test_the_kernels_spinning_workers_are_not_competitors(
+    monkeypatch: pytest.MonkeyPatch, policy_clock: dict[str, float]
 ) -> None:
-    """Kernel worker threads still spinning after a launch are this process's, not a
-    competitor: the count less them reads a free core; another process's task does not."""
-    monkeypatch.setattr(_thread_policy, "_loadavg_running", lambda: 2.0)
-    monkeypatch.setattr(_thread_policy, "_own_other_runnable_threads", lambda: 1)
-    assert _thread_policy.runnable_tasks() == 1.0  # this thread and its own spinning worker
-    monkeypatch.setattr(_thread_policy, "_own_other_runnable_threads", lambda: 0)
-    assert _thread_policy.runnable_tasks() == 2.0  # this thread and another process's task
-    monkeypatch.setattr(_thread_policy, "_loadavg_running", lambda: 1.0)
-    monkeypatch.setattr(_thread_policy, "_own_other_runnable_threads", lambda: 5)
-    assert _thread_policy.runnable_tasks() == 1.0  # below 2 the threads are not read
+    """Within ``POOL_SPIN_S`` of a parallel launch this process's running threads, up to the
+    pool's ``CORES - 1`` workers, are taken off the runnable count; outside it, and beyond the
+    workers, they count. The clocks and counts are the test's."""
+    clock = policy_clock
+    counts = {"machine": 2.0, "own": 1}
+    monkeypatch.setattr(_thread_policy, "runnable_tasks", lambda: counts["machine"])
+    monkeypatch.setattr(_thread_policy, "_own_other_runnable_threads", lambda: counts["own"])
+
+    def kernel() -> None:
+        clock["wall"] += 0.01
+        clock["cpu"] += 0.02
+
+    assert not _thread_policy.idle_cores()  # no launch yet: another task of ours competes
+    _thread_policy.timed_launch(kernel, 2)
+    assert _thread_policy.idle_cores()  # just after a launch: that task is our spinning worker
+    counts["machine"], counts["own"] = 3.0, 2  # the worker and another thread of the program
+    clock["wall"] += 0.001
+    assert not _thread_policy.idle_cores()
+    counts["machine"], counts["own"] = 2.0, 1
+    clock["wall"] += _thread_policy.POOL_SPIN_S
+    assert not _thread_policy.idle_cores()  # past the spin: a running thread is a competitor
+    _thread_policy.reset()
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="needs Linux's /proc")

@@ -11,10 +11,12 @@ Whether a core is free is read from the kernel's own last run, not guessed from 
 1-minute load average (which lags a starting competitor by tens of seconds):
 
 - the instantaneous count of runnable tasks (``/proc/loadavg``'s fourth field, read at most
-  every ``SAMPLE_S`` seconds; where there is none, the 1-minute load average);
+  every ``SAMPLE_S`` seconds; where there is none, the 1-minute load average), less the
+  kernels' own worker threads while they spin after a launch (``POOL_SPIN_S``);
 - each parallel launch measures its CPU time over its wall time: a launch whose threads got
   less than ``MIN_EFFICIENCY`` of their cores (a thread was descheduled) sends the next
-  ``BACKOFF_S`` seconds' kernels to the serial route.
+  ``BACKOFF_S`` seconds' kernels to the serial route (a launch that loaded or compiled its
+  kernel is not judged).
 
 ``TYPEDTENSOR_NUMBA_PARALLEL=0``/``1`` forces either route (``auto``, the default, follows the
 machine). ``parallel_now(threads)`` answers for one kernel launch, ``parallel_expected()`` for a
@@ -34,6 +36,7 @@ __all__ = [
     "CORES",
     "MIN_EFFICIENCY",
     "PARALLEL_FROM_ELEMENTS",
+    "POOL_SPIN_S",
     "forced_setting",
     "idle_cores",
     "parallel_expected",
@@ -62,7 +65,12 @@ _MIN_TIMED_S = 200e-6
 _TRUE = ("1", "true", "yes", "on")
 _SETTINGS = ("0", "1", "false", "true", "no", "yes", "off", "on")
 
-_state = {"sampled_at": -1.0, "busy": 0.0, "serial_until": 0.0}
+#: after a parallel launch the kernels' worker threads spin this long before they sleep
+#: (libgomp's: ``R`` 1 ms after a launch, ``S`` from 10 ms); a sample taken meanwhile does not
+#: count them as competitors (``_pool_threads_running``)
+POOL_SPIN_S = 0.02
+
+_state = {"sampled_at": -1.0, "busy": 0.0, "serial_until": 0.0, "pool_spin_until": 0.0}
 
 _SETTING = "TYPEDTENSOR_NUMBA_PARALLEL"
 #: ``os.environ``'s own mapping and the setting's key in it: the per-call check is one dict
@@ -91,12 +99,9 @@ def forced_setting() -> bool | None:
 
 
 def runnable_tasks() -> float:
-    """The machine's runnable tasks now, this thread included and this process's other
-    threads not (``/proc/loadavg``, less ``_own_other_runnable_threads``), or the 1-minute
-    load average where the platform has no such count."""
+    """The machine's runnable tasks now, this thread included (``/proc/loadavg``), or the
+    1-minute load average where the platform has no such count."""
     running = _loadavg_running()
-    if running >= 2:
-        return running - _own_other_runnable_threads()
     if running >= 0:
         return running
     try:
@@ -114,12 +119,18 @@ def _loadavg_running() -> float:
         return -1.0
 
 
+def _pool_threads_running() -> int:
+    """How many of the runnable tasks, sampled within ``POOL_SPIN_S`` of a parallel launch,
+    are the kernels' own worker threads still spinning: this process's other running threads,
+    at most ``CORES - 1`` (the pool's workers; a thread of the program's own beyond them still
+    counts). Counted as competitors they made the next kernel's check read a busy machine
+    (``benchmarks/README.md``, "A kernel's first launch")."""
+    return min(_own_other_runnable_threads(), CORES - 1)
+
+
 def _own_other_runnable_threads() -> int:
     """This process's threads other than the caller that are running or runnable now (state
-    ``R`` in ``/proc/self/task/*/stat``), 0 where unreadable. After a parallel launch the
-    kernels' worker threads spin for a few milliseconds before they sleep: counted as
-    competitors they made the next kernel's check read a busy machine (``benchmarks/README.md``,
-    "A kernel's first launch")."""
+    ``R`` in ``/proc/self/task/*/stat``), 0 where unreadable."""
     try:
         tids = os.listdir("/proc/self/task")
     except OSError:
@@ -142,12 +153,16 @@ def _thread_running(tid: str) -> bool:
 
 def idle_cores() -> bool:
     """Does a second thread find a free core? (runnable tasks below cores - 0.5, sampled at
-    most every ``SAMPLE_S``; ``False`` for ``BACKOFF_S`` after a stalled parallel launch)."""
+    most every ``SAMPLE_S``, the kernels' own spinning workers left out for ``POOL_SPIN_S``
+    after a parallel launch; ``False`` for ``BACKOFF_S`` after a stalled parallel launch)."""
     now = time.monotonic()
     if now < _state["serial_until"]:
         return False
     if now - _state["sampled_at"] >= SAMPLE_S:
-        _state["busy"] = runnable_tasks()
+        busy = runnable_tasks()
+        if busy >= 2 and now < _state["pool_spin_until"]:
+            busy -= _pool_threads_running()
+        _state["busy"] = busy
         _state["sampled_at"] = now
     return _state["busy"] < CORES - 0.5
 
@@ -174,7 +189,7 @@ def parallel_now(threads: int, idle: Callable[[], bool] = idle_cores) -> bool:
 
 def reset() -> None:
     """Forget the sampled load and any back-off (tests; a forked child)."""
-    _state.update(sampled_at=-1.0, busy=0.0, serial_until=0.0)
+    _state.update(sampled_at=-1.0, busy=0.0, serial_until=0.0, pool_spin_until=0.0)
 
 
 def timed_launch(kernel: Any, threads: int, *args: Any) -> None:
@@ -193,6 +208,7 @@ def timed_launch(kernel: Any, threads: int, *args: Any) -> None:
     wall0, cpu0 = time.perf_counter(), time.process_time()
     kernel(*args)
     wall = time.perf_counter() - wall0
+    _state["pool_spin_until"] = time.monotonic() + POOL_SPIN_S
     if wall < _MIN_TIMED_S or forced_setting() is not None:
         return
     if overloads is not None and len(overloads) != variants:
