@@ -4,6 +4,8 @@
     python benchmarks/bench_dask.py --mib 128 --repeat 3     # a quicker look
     python benchmarks/bench_dask.py --markdown       # the table for benchmarks/README.md
     python benchmarks/bench_dask.py --partials       # one chunk's partials: numba vs numpy
+    python benchmarks/bench_dask.py --partials --partial-mib 0.25,1,4,32 --write
+                                                     # ... and write the chunk step's table
 
 The array (float32, ``(rows, 64)`` in chunks of 32 MiB along the rows, ``--chunk-mib``) is
 generated on the workers and persisted there, so every timed call reads worker memory only.
@@ -23,6 +25,7 @@ printed before and after.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import time
@@ -34,7 +37,7 @@ import numpy as np
 from distributed import Client, LocalCluster
 
 import typedtensor as tt
-from typedtensor._backend import partials
+from typedtensor._backend import _routing, partials
 
 COLS = 64
 
@@ -78,10 +81,11 @@ PARTIALS: dict[str, Callable[[Any, tuple[int, ...], str], Any]] = {
 }
 
 
-def bench_partials(repeat: int, names: list[str], mib: list[float]) -> None:
+def bench_partials(repeat: int, names: list[str], mib: list[float]) -> list[dict[str, Any]]:
     """One chunk's partial in this process, one numba thread: numba's serial kernels against
     numpy's loops (interleaved medians), float32 and float64 chunks of (rows, 64) with 1% NaN,
-    over axis 0 (layout "columns") and axis 1 ("rows")."""
+    over axis 0 (layout "columns") and axis 1 ("rows"); returns the rows measured."""
+    measured: list[dict[str, Any]] = []
     print(f"load average before: {os.getloadavg()}")
     print("| partial | dtype | MiB | axis | numba (ms) | numpy (ms) | numpy / numba |")
     print("|---|---|---:|---:|---:|---:|---:|")
@@ -102,12 +106,44 @@ def bench_partials(repeat: int, names: list[str], mib: list[float]) -> None:
                             t_nb.append(_clock(fn, x, axis, "numba"))
                             t_np.append(_clock(fn, x, axis, "numpy"))
                         a, b = statistics.median(t_nb), statistics.median(t_np)
+                        where = _routing.layout(x.shape, x.strides, axis)
+                        measured.append(
+                            dict(partial=name, dtype=x.dtype, bytes=x.nbytes, layout=where)
+                        )
+                        measured[-1]["numba_wins"] = a < b
                         print(
                             f"| {name} | {np.dtype(dtype).name} | {size:g} | {axis[0]} | "
                             f"{a * 1e3:.2f} | {b * 1e3:.2f} | {b / a:.2f}x |",
                             flush=True,
                         )
     print(f"load average after: {os.getloadavg()}")
+    return measured
+
+
+def write_serial_crossovers(measured: list[dict[str, Any]]) -> None:
+    """Set each measured (partial, layout) entry of the chunk step's table
+    (``crossovers.json``'s ``dask_serial_numba_from_bytes``) to the smallest measured chunk
+    size from which numba's serial kernels won at every larger measured size, for every
+    dtype the entry covers (``sums`` float32, ``sums64`` float64; the other partials both),
+    or None where they did not win at the largest; entries not measured stay."""
+    data = json.loads(_routing.CROSSOVERS_FILE.read_text())
+    table = data["dask_serial_numba_from_bytes"]
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for row in measured:
+        name = (
+            "sums64" if row["partial"] == "sums" and row["dtype"] == np.float64 else row["partial"]
+        )
+        groups.setdefault((name, row["layout"]), []).append(row)
+    for (name, where), rows in groups.items():
+        sizes = sorted({row["bytes"] for row in rows})
+        start = None
+        for size in reversed(sizes):  # from the largest down, while numba wins every dtype
+            if not all(row["numba_wins"] for row in rows if row["bytes"] == size):
+                break
+            start = size
+        table.setdefault(name, {})[where] = start
+    _routing.CROSSOVERS_FILE.write_text(json.dumps(data, indent=1) + "\n")
+    print(f"wrote {_routing.CROSSOVERS_FILE}")
 
 
 def _clock(fn: Callable[..., Any], *args: Any) -> float:
@@ -133,10 +169,17 @@ def main() -> None:
     parser.add_argument("--markdown", action="store_true")
     parser.add_argument("--partials", action="store_true", help="time one chunk's partials")
     parser.add_argument("--partial-mib", default="1,4,32", help="chunk sizes for --partials")
+    parser.add_argument(
+        "--write", action="store_true", help="with --partials: write the table to crossovers.json"
+    )
     args = parser.parse_args()
     if args.partials:
         names = [n for n in PARTIALS if n in args.ops.split(",")] or list(PARTIALS)
-        bench_partials(args.repeat, names, [float(m) for m in args.partial_mib.split(",")])
+        measured = bench_partials(
+            args.repeat, names, [float(m) for m in args.partial_mib.split(",")]
+        )
+        if args.write:
+            write_serial_crossovers(measured)
         return
     ops = [o for o in OPS if o in args.ops.split(",")]
 

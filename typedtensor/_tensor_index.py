@@ -34,7 +34,7 @@ _object_new = object.__new__
 #: argmax/argmin of an input below this size over one int axis run numpy's own call on every
 #: backend, with no plan (where numpy raises, the plan path raises the rules' error): the
 #: plan's validation costs more than the call (argmax of 16 floats: numpy 0.14 us) and gives
-#: the same answer (``_numpy_runners._arg_runner`` makes the same call; its int64 is numpy's
+#: the same answer (``extremes_family.arg_runner`` makes the same call; its int64 is numpy's
 #: intp on the platforms where that runner runs)
 _INDEX_SMALL_BYTES = min_numba_bytes(("argmax", "argmin"))
 #: ... and at any size over the last axis of a C-contiguous input in rows longer than a short

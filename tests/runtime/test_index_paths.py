@@ -109,7 +109,10 @@ def test_rows_of_any_size_take_the_index_path(
     """Past ``_INDEX_SMALL_BYTES``, argmax/argmin over the last axis of C-contiguous rows skip
     the plan: numpy's call, or on the numba backend from ``_INDEX_ROWS_KERNEL_BYTES`` the
     kernel for the dtypes and row lengths of ``ARG_ROWS_KERNEL_CHARS``; other layouts of the
-    same size build one; every answer is numpy's."""
+    same size build one; every answer is numpy's. The kernel compiles in the foreground
+    (``TYPEDTENSOR_NUMBA_BACKGROUND=0``): with an empty kernel cache numpy's argmax would
+    serve while a helper process compiled it."""
+    monkeypatch.setenv("TYPEDTENSOR_NUMBA_BACKGROUND", "0")
     reductions = tt._tensor_index
     kernel_calls = []
 

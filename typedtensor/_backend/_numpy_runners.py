@@ -18,12 +18,16 @@ import numpy.typing as npt
 from . import _numpy, registry
 
 __all__ = [
+    "ERRSTATE",
+    "INVALID_DIVIDE",
+    "OUT_ELLIPSIS",
+    "OVER_INVALID_DIVIDE",
     "Run",
     "RunnerPlan",
-    "arg_runner",
-    "moments_runner",
+    "is_numpy_route",
     "numpy_runner",
     "on_float_input",
+    "quiet_state",
     "ufunc_runner",
 ]
 
@@ -39,21 +43,9 @@ def _supports_out_ellipsis() -> bool:
         return False
 
 
-_OUT_ELLIPSIS = _supports_out_ellipsis()
+OUT_ELLIPSIS = _supports_out_ellipsis()
 _F16, _F32, _F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
 _FLOAT_DTYPES = (_F32, _F64)
-#: the inputs ``_moments_runner`` takes -> (their mean's dtype, their variance's), as numpy's
-#: functions give them (bool and the integers: float64; complex: a real variance)
-_MOMENT_DTYPES: dict[np.dtype[Any], tuple[np.dtype[Any], np.dtype[Any]]] = {
-    **{np.dtype(char): (_F64, _F64) for char in "?bhilqBHILQ"},
-    _F16: (_F16, _F16),
-    _F32: (_F32, _F32),
-    _F64: (_F64, _F64),
-    np.dtype(np.complex64): (np.dtype(np.complex64), _F32),
-    np.dtype(np.complex128): (np.dtype(np.complex128), _F64),
-}
-#: numpy's argmax gives intp; the fast runners need it to be the int64 the rules promise
-_INTP_IS_INT64 = np.dtype(np.intp) == np.dtype(np.int64)
 
 
 def _ufunc_runner(
@@ -62,17 +54,9 @@ def _ufunc_runner(
     reduce: Any = ufunc.reduce
     if not zero_d:
         return lambda a, params: reduce(a, axes, dtype, None, keepdims)
-    if _OUT_ELLIPSIS:  # a 0-d array rather than a numpy scalar, at no extra cost
+    if OUT_ELLIPSIS:  # a 0-d array rather than a numpy scalar, at no extra cost
         return lambda a, params: reduce(a, axes, dtype, keepdims=keepdims, out=...)
     return lambda a, params: np.asarray(reduce(a, axes, dtype, None, keepdims))
-
-
-def _arg_runner(name: str, axes: tuple[int, ...], ndim: int, keepdims: bool) -> Run:
-    method = getattr(np.ndarray, name)
-    axis = axes[0] if len(axes) == 1 else None  # every axis: numpy's flat index (axis=None)
-    if keepdims or (axis is not None and ndim > 1):
-        return lambda a, params: method(a, axis, None, keepdims=keepdims)
-    return lambda a, params: np.asarray(method(a, axis, None, keepdims=keepdims))
 
 
 def ufunc_runner(ufunc: np.ufunc, dtype_arg: Any) -> Callable[[RunnerPlan], Run]:
@@ -87,14 +71,6 @@ def ufunc_runner(ufunc: np.ufunc, dtype_arg: Any) -> Callable[[RunnerPlan], Run]
     return make
 
 
-def arg_runner(plan: RunnerPlan) -> Run | None:
-    """numpy's runner of argmax/argmin: ndarray's method, where numpy's intp is the int64 the
-    rules promise; else None."""
-    if not _INTP_IS_INT64 or plan.dtype != np.dtype(np.int64):
-        return None
-    return _arg_runner(plan.op, plan.axes, plan.ndim, plan.keepdims)
-
-
 def _errstate_switch() -> Any:
     try:  # numpy 2 keeps the floating-point error state in a context variable
         from numpy._core.umath import _extobj_contextvar
@@ -103,109 +79,24 @@ def _errstate_switch() -> Any:
     return _extobj_contextvar
 
 
-_ERRSTATE = _errstate_switch()
+ERRSTATE = _errstate_switch()
 #: (error state in force, errors to ignore) -> that state with those ignored: what the numpy
 #: backend's np.errstate(...) blocks set (~1.4 us a call; setting the context variable ~0.2 us)
 _QUIET_OF: dict[tuple[Any, tuple[str, ...]], Any] = {}
-_INVALID_DIVIDE = ("invalid", "divide")
-_OVER_INVALID_DIVIDE = ("over", "invalid", "divide")
+INVALID_DIVIDE = ("invalid", "divide")
+OVER_INVALID_DIVIDE = ("over", "invalid", "divide")
 
 
-def _quiet_state(ignored: tuple[str, ...] = _INVALID_DIVIDE) -> Any:
-    key = (_ERRSTATE.get(), ignored)
+def quiet_state(ignored: tuple[str, ...] = INVALID_DIVIDE) -> Any:
+    key = (ERRSTATE.get(), ignored)
     quiet = _QUIET_OF.get(key)
     if quiet is None:
         with np.errstate(**dict.fromkeys(ignored, "ignore")):  # type: ignore[arg-type]
-            quiet = _ERRSTATE.get()
+            quiet = ERRSTATE.get()
         if len(_QUIET_OF) >= 64:
             _QUIET_OF.clear()
         _QUIET_OF[key] = quiet
     return quiet
-
-
-def _moments_take(op: str, input_dtype: np.dtype[Any] | None, dtype: np.dtype[Any]) -> bool:
-    """Does ``_moments_runner`` give ``op`` of ``input_dtype`` in ``dtype``? (No ``== None``:
-    numpy reads None as float64.)"""
-    dtypes = None if input_dtype is None else _MOMENT_DTYPES.get(input_dtype)
-    return dtypes is not None and dtypes[0 if op == "mean" else 1] == dtype
-
-
-def _moments_runner(
-    op: str,
-    axes: tuple[int, ...],
-    shape: tuple[int, ...],
-    keepdims: bool,
-    zero_d: bool,
-    dtype: np.dtype[Any],
-) -> Run:
-    """mean/var/std (``_MOMENT_DTYPES``: bool, the integers, the floats, complex) into the
-    rules' ``dtype`` over a non-empty reduction: the calls the numpy backend makes
-    (``np.mean``'s sum in that dtype, float32 for float16, and in-place divide;
-    ``ndarray.var``), under its error state."""
-    count = 1
-    for d in axes:
-        count *= shape[d]
-    # np.mean divides by an intp scalar: a complex mean then divides in complex128 and rounds
-    # (complex64's own division, which multiplies by 1/count, can differ in the last bit), a
-    # float16 one in float64 (a float32 sum); a real one otherwise divides by a Python int in
-    # its own dtype, as exact as dividing in float64
-    divisor: Any = np.intp(count) if dtype.kind == "c" or dtype == _F16 else count
-    add_reduce: Any = np.add.reduce
-    divide: Any = np.true_divide
-    switch, quiet_state = _ERRSTATE, _quiet_state
-
-    def half_mean(a: Array, params: dict[str, Any]) -> Array:
-        """np.mean of float16: summed in float32, divided in float64 and rounded to float32
-        (to float16 at once for a 0-d result, numpy's scalar path), then to float16."""
-        token = switch.set(quiet_state(_INVALID_DIVIDE))
-        try:
-            if zero_d:
-                total = add_reduce(a, axes, _F32, keepdims=False, out=...)
-                return divide(total, divisor, out=...).astype(_F16)  # type: ignore[no-any-return]
-            total = add_reduce(a, axes, _F32, None, keepdims)
-            return divide(total, divisor, out=total, casting="unsafe").astype(_F16)  # type: ignore[no-any-return]
-        finally:
-            switch.reset(token)
-
-    def mean(a: Array, params: dict[str, Any]) -> Array:
-        token = switch.set(quiet_state(_INVALID_DIVIDE))
-        try:
-            if zero_d:
-                total = add_reduce(a, axes, dtype, keepdims=keepdims, out=...)
-            else:
-                total = add_reduce(a, axes, dtype, None, keepdims)
-            return divide(total, divisor, out=total, casting="unsafe")  # type: ignore[no-any-return]
-        finally:
-            switch.reset(token)
-
-    def var(a: Array, params: dict[str, Any]) -> Array:
-        correction = params["correction"]
-        if correction == 0:  # numpy's var runs ~1.2 us longer with a float ddof; int 0 divides
-            correction = 0  # by the same float64 count (an intp scalar either way): same bits
-        token = switch.set(quiet_state(_INVALID_DIVIDE))
-        try:
-            v = a.var(axes, None, None, correction, keepdims=keepdims)
-            if op == "std":
-                v = np.sqrt(v)
-        finally:
-            switch.reset(token)
-        return np.asarray(v) if zero_d else v
-
-    if op == "mean":
-        return half_mean if dtype == _F16 else mean
-    return var
-
-
-def moments_runner(plan: RunnerPlan) -> Run | None:
-    """numpy's runner of mean/var/std for ``plan`` (``_moments_runner``), or None where it
-    does not take the plan (an input dtype outside ``_MOMENT_DTYPES``, a ``dtype=``, an
-    empty reduction)."""
-    if not plan.nonempty() or not (_OUT_ELLIPSIS or plan.op != "mean"):
-        return None
-    if not _moments_take(plan.op, plan.input_dtype, plan.dtype):
-        return None
-    shape = plan.shape or ()
-    return _moments_runner(plan.op, plan.axes, shape, plan.keepdims, plan.zero_d, plan.dtype)
 
 
 @dataclass(frozen=True)
@@ -230,7 +121,7 @@ class RunnerPlan:
         """Are the shape known, no reduced dim empty and numpy's error state switchable (what
         the runners that set it need)?"""
         shape = self.shape
-        return shape is not None and _ERRSTATE is not None and all(shape[d] for d in self.axes)
+        return shape is not None and ERRSTATE is not None and all(shape[d] for d in self.axes)
 
     def generic(self) -> Run:
         """The numpy backend's own function for the plan."""
@@ -257,7 +148,28 @@ def numpy_runner(
     routes = registry.routes(op) if ndim > 0 else None
     make = None if routes is None else routes.numpy_runner
     run = None if make is None else make(plan)
-    return plan.generic() if run is None else run
+    return _marked(plan.generic() if run is None else run)
+
+
+#: the attribute ``numpy_runner`` sets on the runners it returns, whichever module made them
+_ROUTE = "typedtensor_route"
+
+
+def _marked(run: Run) -> Run:
+    """``run``, marked as numpy's route (``is_numpy_route``)."""
+    vars(run)[_ROUTE] = "numpy"
+    return run
+
+
+def is_numpy_route(run: Run) -> bool:
+    """Is ``run`` numpy's own loops, as ``numpy_runner`` bound them? (what the routing tests
+    and ``benchmarks/measure_crossover.py`` tell a plan's code by; a runner that chooses per
+    call, or runs a kernel, is not)
+
+    >>> is_numpy_route(numpy_runner("max", (0,), 1, False, np.dtype("float64")))
+    True
+    """
+    return getattr(run, _ROUTE, None) == "numpy"
 
 
 def on_float_input(

@@ -10,7 +10,8 @@ ranges of ``DIRECT_FROM_BYTES``, where one serial kernel bound to the plan runs
 ``NUMBA_FROM_BYTES`` on the numba backend's ``reduce`` runs it. The numpy runners call the
 ufunc a numpy-backend function calls, without the Python wrappers around it (``np.sum`` costs
 ~1 us more than ``np.add.reduce``), so they give the numpy backend's answers bit for bit
-(tests/runtime/test_fast_paths.py); they are in ``_numpy_runners``.
+(tests/runtime/test_fast_paths.py): ``_numpy_runners.numpy_runner`` binds each op's, which
+its family module registers.
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ from ._thread_policy import PARALLEL_FROM_ELEMENTS as PARALLEL_FROM_ELEMENTS
 from ._thread_policy import parallel_expected as parallel_kernels_expected
 
 __all__ = [
+    "DASK_SERIAL_NUMBA_FROM_BYTES",
+    "DASK_SERIAL_NUMPY",
     "DIRECT_DTYPES",
     "DIRECT_FROM_BYTES",
     "DIRECT_KERNEL_CHARS",
@@ -89,6 +92,13 @@ def _load_crossovers() -> dict[str, Any]:
         "direct_longest": {
             (k.split("/")[0], k.split("/")[1]): int(v) for k, v in data["direct_longest"].items()
         },
+        "dask_serial_numba": {
+            partial: {where: None if v is None else int(v) for where, v in by_layout.items()}
+            for partial, by_layout in data["dask_serial_numba_from_bytes"].items()
+        },
+        "dask_serial_numpy": frozenset(
+            tuple(entry.split("/")) for entry in data["dask_serial_numpy"]
+        ),
     }
 
 
@@ -128,6 +138,12 @@ PARALLEL_ONLY: frozenset[tuple[str, str]] = frozenset(
 NUMBA_DTYPES: dict[tuple[str, str], frozenset[str]] = _CROSSOVERS["numba_dtypes"]
 #: ops missing from the table (new reductions) run numba from this size
 DEFAULT_NUMBA_FROM_BYTES: int = _CROSSOVERS["default"]
+#: The chunk step of a chunked engine (``partials.py``): the chunk size (bytes) from which
+#: numba's serial kernels compute each partial, per layout (None: numpy's loops always)
+DASK_SERIAL_NUMBA_FROM_BYTES: dict[str, dict[str, int | None]] = _CROSSOVERS["dask_serial_numba"]
+#: ... and the (op, layout) of the routed reductions whose chunks run numpy's loops serially
+#: (a chunk runs one thread: there the serial kernel lost to numpy's loop)
+DASK_SERIAL_NUMPY: frozenset[tuple[str, str]] = _CROSSOVERS["dask_serial_numpy"]
 
 
 def numba_from_bytes(op: str, where: str) -> int | None:

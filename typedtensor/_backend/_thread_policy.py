@@ -99,24 +99,18 @@ def forced_setting() -> bool | None:
 
 
 def runnable_tasks() -> float:
-    """The machine's runnable tasks now, this thread included (``/proc/loadavg``), or the
-    1-minute load average where the platform has no such count."""
-    running = _loadavg_running()
-    if running >= 0:
-        return running
-    try:
-        return os.getloadavg()[0]
-    except OSError:  # pragma: no cover - no load average on this platform
-        return 0.0
-
-
-def _loadavg_running() -> float:
-    """``/proc/loadavg``'s count of running and runnable tasks, -1 where unreadable."""
+    """The machine's runnable tasks now, this thread included (``/proc/loadavg``'s fourth
+    field, running/total), or the 1-minute load average where the platform has no such
+    count."""
     try:
         with open("/proc/loadavg", "rb") as f:
             return float(f.read().split()[3].split(b"/")[0])
     except (OSError, IndexError, ValueError):
-        return -1.0
+        pass
+    try:
+        return os.getloadavg()[0]
+    except OSError:  # pragma: no cover - no load average on this platform
+        return 0.0
 
 
 def _pool_threads_running() -> int:

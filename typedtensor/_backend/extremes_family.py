@@ -3,12 +3,11 @@
 the order the elements are visited in (``Routes.order_free``); max/min/any/all read each
 element once (``Routes.numpy_for_copied_layouts``).
 
-Here: the numpy backend's functions. Named by the ``Routes``: numpy's runners
-(``_numpy_runners.ufunc_runner``, ``arg_runner``: numpy's runners of the older families stay
-in that module, where the routing tests find numpy's route by the runner's module) and the
-numba backend's functions ``_numba._max``/``_min``/``_any``/``_all``/``_argmax``/``_argmin``
-(stages ``_stages._ext``, ``_acc``, ``_stage_arg``) and the plan-bound kernels'
-builders ``_numba/direct.py``'s ``direct_max``... ``direct_argmin``.
+Here: the numpy backend's functions and numpy's runner of argmax/argmin (``arg_runner``;
+max/min/any/all run ``_numpy_runners.ufunc_runner``, the ufunc's ``reduce``). Named by the
+``Routes``: the numba backend's functions ``_numba._max``/``_min``/``_any``/``_all``/
+``_argmax``/``_argmin`` (stages ``_stages._ext``, ``_acc``, ``_stage_arg``) and the
+plan-bound kernels' builders ``_numba/direct.py``'s ``direct_max``... ``direct_argmin``.
 
     >>> import numpy as np
     >>> int(_argmax(np.array([[1, 5], [7, 2]]), (0, 1), False, np.dtype("int64")))
@@ -22,7 +21,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ._numpy_runners import arg_runner, ufunc_runner
+from ._numpy_runners import Run, RunnerPlan, ufunc_runner
 from .registry import DaskTree, Routes, register, routed
 
 Array = npt.NDArray[Any]
@@ -85,6 +84,27 @@ def _merged_by(ufunc: np.ufunc, empty: str, partial: str) -> DaskTree:
     """dask: each chunk's extreme (or test), merged by ``ufunc``."""
     options = (("ufunc", ufunc), ("empty", empty), ("partial", partial))
     return DaskTree(f"{_STEPS}:ufunc_steps", options)
+
+
+#: numpy's argmax gives intp; the fast runners need it to be the int64 the rules promise
+_INTP_IS_INT64 = np.dtype(np.intp) == np.dtype(np.int64)
+
+
+def _arg_runner(name: str, axes: tuple[int, ...], ndim: int, keepdims: bool) -> Run:
+    """ndarray's ``argmax``/``argmin`` method bound to one plan."""
+    method = getattr(np.ndarray, name)
+    axis = axes[0] if len(axes) == 1 else None  # every axis: numpy's flat index (axis=None)
+    if keepdims or (axis is not None and ndim > 1):
+        return lambda a, params: method(a, axis, None, keepdims=keepdims)
+    return lambda a, params: np.asarray(method(a, axis, None, keepdims=keepdims))
+
+
+def arg_runner(plan: RunnerPlan) -> Run | None:
+    """numpy's runner of argmax/argmin: ndarray's method, where numpy's intp is the int64 the
+    rules promise; else None."""
+    if not _INTP_IS_INT64 or plan.dtype != np.dtype(np.int64):
+        return None
+    return _arg_runner(plan.op, plan.axes, plan.ndim, plan.keepdims)
 
 
 #: dask: each chunk's ``(value, global index)`` candidate, merged by value then index

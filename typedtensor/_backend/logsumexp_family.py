@@ -20,12 +20,12 @@ import numpy.typing as npt
 
 from ._numpy import _count, _shape
 from ._numpy_runners import (
-    _ERRSTATE,
-    _OVER_INVALID_DIVIDE,
+    ERRSTATE,
+    OVER_INVALID_DIVIDE,
     Run,
     RunnerPlan,
-    _quiet_state,
     on_float_input,
+    quiet_state,
 )
 from .registry import DaskTree, Routes, register, routed
 
@@ -58,11 +58,11 @@ def _logsumexp_runner(plan: RunnerPlan) -> Run:
     axes, shape, keepdims, dtype = plan.axes, plan.shape or (), plan.keepdims, plan.dtype
     max_reduce: Any = np.maximum.reduce
     add_reduce: Any = np.add.reduce
-    switch, quiet_state = _ERRSTATE, _quiet_state
+    switch, quiet = ERRSTATE, quiet_state
     kept = tuple(d for i, d in enumerate(shape) if i not in axes)
 
     def logsumexp(a: Array, params: dict[str, Any]) -> Array:
-        token = switch.set(quiet_state(_OVER_INVALID_DIVIDE))
+        token = switch.set(quiet(OVER_INVALID_DIVIDE))
         try:
             m = max_reduce(a, axes, None, None, True)
             m = np.where(np.isfinite(m), m, 0).astype(dtype)

@@ -21,12 +21,12 @@ import numpy.typing as npt
 
 from .. import _rules as rules
 from ._numpy_runners import (
-    _ERRSTATE,
-    _OVER_INVALID_DIVIDE,
+    ERRSTATE,
+    OVER_INVALID_DIVIDE,
     Run,
     RunnerPlan,
-    _quiet_state,
     on_float_input,
+    quiet_state,
 )
 from .norm_finish import l2_denominator, norm_from_power_sum
 from .registry import DaskTree, Routes, register, routed
@@ -88,13 +88,13 @@ def _norm_runner(
     the same number); complex: the sum of ``(conj(x) * x).real``, np.linalg.norm's squares,
     and its root; L1: the sum of the moduli."""
     add_reduce: Any = np.add.reduce
-    switch, quiet_state = _ERRSTATE, _quiet_state
+    switch, quiet = ERRSTATE, quiet_state
 
     def norm(a: Array, params: dict[str, Any]) -> Array:
         p = params["p"]
         if params["mode"] != "plain" or (p != 2 and p != 1):
             return otherwise(a, params)
-        token = switch.set(quiet_state(_OVER_INVALID_DIVIDE))
+        token = switch.set(quiet(OVER_INVALID_DIVIDE))
         try:
             if p == 2 and complex_input:
                 r = np.sqrt(add_reduce((a.conj() * a).real, axes, None, None, keepdims))
@@ -114,13 +114,13 @@ def _l2_normalize_runner(axes: tuple[int, ...], dtype: np.dtype[Any]) -> Run:
     backend's calls (sum of squares with keepdims, complex ``(x * conj(x)).real``, the
     variant's denominator, the division) under its error state."""
     add_reduce: Any = np.add.reduce
-    switch, quiet_state = _ERRSTATE, _quiet_state
+    switch, quiet = ERRSTATE, quiet_state
     scalar = np.dtype(rules.real_dtype(dtype.name)).type  # eps in the real dtype of the norm
     is_complex = dtype.kind == "c"
 
     def l2_normalize(a: Array, params: dict[str, Any]) -> Array:
         e, variant = scalar(params["eps"]), params["variant"]
-        token = switch.set(quiet_state(_OVER_INVALID_DIVIDE))
+        token = switch.set(quiet(OVER_INVALID_DIVIDE))
         try:
             squares = (a * a.conj()).real if is_complex else a * a
             ss = add_reduce(squares, axes, None, None, True)
@@ -136,7 +136,7 @@ def _norm_numpy_runner(plan: RunnerPlan) -> Run | None:
     (``on_float_input``); else None (the numpy backend's function)."""
     input_dtype = plan.input_dtype
     if (
-        _ERRSTATE is not None
+        ERRSTATE is not None
         and input_dtype is not None
         and input_dtype.kind == "c"
         and plan.dtype.name == rules.real_dtype(input_dtype.name)  # complex64 -> float32 ...

@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._layouts import KERNEL_CHARS
-from ._routing import PARALLEL_ONLY, layout
+from ._routing import DASK_SERIAL_NUMBA_FROM_BYTES, DASK_SERIAL_NUMPY, PARALLEL_ONLY, layout
 
 __all__ = [
     "SERIAL_NUMBA_FROM_BYTES",
@@ -52,38 +52,9 @@ Path = Literal["auto", "numba", "numpy"]
 F8 = np.dtype(np.float64)
 
 #: The chunk size (bytes) from which numba's serial kernels compute a partial, per partial and
-#: layout (``_routing.layout``; None: never, numpy's loops). Measured with
-#: ``benchmarks/bench_dask.py --partials`` (one thread, (rows, 64) float32 and float64 chunks
-#: of 0.25, 1, 4 and 32 MiB with 1% NaN, over axis 0 ("columns") and 1 ("rows"), medians of
-#: 5-7 interleaved calls, load 7-10 on 2 cores, 2026-11-24; benchmarks/README.md): the
-#: smallest measured size from which numba won both dtypes. numba wins every layout from
-#: 0.25-1 MiB for var (1.4-20x), lse (1.3-24x), pow_sums (1.5-22x; float64 columns 0.83x at
-#: 1 MiB), the NaN partials (1.2-31x; nan_arg float64 rows 0.85x at 0.25 MiB). Sums are
-#: memory-bound: numpy's pairwise float32 loop beat the float64-accumulating kernel over rows
-#: (0.53-0.94x at 4-32 MiB), float64 columns only from 32 MiB (1.65x; 0.42-0.94x below);
-#: float32 columns (cast to float64 by numpy's slow strided loop) 1.15-2.3x from 1 MiB.
-SERIAL_NUMBA_FROM_BYTES: dict[str, dict[str, int | None]] = {
-    "sums": {"full": None, "rows": None, "short_rows": 1 << 16, "columns": 1 << 20},
-    "sums64": {"full": None, "rows": None, "short_rows": 1 << 16, "columns": 1 << 24},
-    "pow_sums": {"full": 1 << 20, "rows": 1 << 20, "short_rows": 1 << 16, "columns": 1 << 22},
-    "var": {"full": 1 << 18, "rows": 1 << 18, "short_rows": 1 << 16, "columns": 1 << 18},
-    "lse": {"full": 1 << 20, "rows": 1 << 18, "short_rows": 1 << 16, "columns": 1 << 20},
-    "nan_sum_count": {"full": 1 << 18, "rows": 1 << 18, "short_rows": 1 << 18, "columns": 1 << 18},
-    "nan_var": {"full": 1 << 18, "rows": 1 << 18, "short_rows": 1 << 18, "columns": 1 << 18},
-    "nan_arg": {"full": 1 << 20, "rows": 1 << 20, "short_rows": 1 << 20, "columns": 1 << 18},
-}
-#: reductions run through the in-memory routing whose serial kernel lost to numpy on a layout
-#: the routing gives numba (a (131072, 64) float32 chunk, 32 MiB, one thread, medians of 9,
-#: load 8): sum over rows numba 9.5 / 12.7 ms, numpy 8.4 / 12.2 ms (two runs); mean over rows
-#: numba 12.6 ms, numpy 9.9 ms (numpy's pairwise float32 loop; the kernel sums in float64)
-#: ... and the sums the in-memory routing gives numba only because its parallel kernels win
-#: there (serially numpy's loops won: sums and means over a strided axis from 4 MB, over whole
-#: arrays from 64 MB, products and l2_normalize's sums of squares over columns from 64 MB)
-_SERIAL_NUMPY: frozenset[tuple[str, str]] = frozenset(
-    {("sum", "rows"), ("mean", "rows")}
-    | {(op, where) for op in ("sum", "mean") for where in ("full", "columns")}
-    | {("prod", "rows"), ("prod", "columns"), ("l2_normalize", "columns")}
-)
+#: layout (``_routing.layout``; None: never, numpy's loops): ``crossovers.json``, measured
+#: with ``benchmarks/bench_dask.py --partials`` (``benchmarks/README.md``)
+SERIAL_NUMBA_FROM_BYTES = DASK_SERIAL_NUMBA_FROM_BYTES
 #: dtypes the numba kernels read (bool as uint8); the NaN kernels read floats only
 _NUMBA_CHARS = KERNEL_CHARS
 _NAN_CHARS = frozenset("fd")
@@ -125,11 +96,12 @@ def serial_backend(op: str, x: Array, axes: tuple[int, ...], backend: str) -> st
     """The backend that runs reduction ``op`` (through the in-memory routing) on this chunk
     serially: ``backend``, but numpy where the routing table lets numba run ``op`` on this
     layout only when its parallel kernels will (``PARALLEL_ONLY``: serially numpy's loops
-    won, e.g. sums over a strided axis) or ``_SERIAL_NUMPY`` says so."""
+    won, e.g. sums over a strided axis) or ``DASK_SERIAL_NUMPY`` says so (``crossovers.json``:
+    there the serial kernel lost to numpy's loop)."""
     if backend != "numba" or x.ndim == 0 or not axes:
         return backend
     where = layout(x.shape, x.strides, axes)
-    serial_loses = (op, where) in _SERIAL_NUMPY
+    serial_loses = (op, where) in DASK_SERIAL_NUMPY
     return "numpy" if serial_loses or (op, where) in PARALLEL_ONLY else backend
 
 
@@ -156,25 +128,19 @@ def _fold(ufunc: Any, x: Any, axes: tuple[int, ...], dtype: Any = None) -> Array
 
 
 class _Numba:
-    """The numba backend's canonical form and stage runners (``_canon``, ``_stage_var``,
-    ``_finish``...) wherever its modules define them (the package, or the ``_canonical`` and
-    ``_stages`` modules it is being split into), and its NaN kernels."""
+    """The numba backend's pieces the partials run, imported on first use (numba with them):
+    its canonical form and stage runners (``_canon``, ``_stage_var``, ``_finish``...: looked
+    up in ``_numba._canonical``, ``_numba._stages`` and the package, in that order), its
+    kernels (``kern``) and its NaN-aware functions and kernels (``nan``, ``nan_kernels``)."""
 
     def __init__(self) -> None:
-        import importlib
-        import importlib.util
-
         from . import _numba as package
+        from ._numba import _canonical, _kernels, _stages, nan_kernels, nan_reductions
 
-        self._modules: list[Any] = []
-        for name in ("_canonical", "_stages"):
-            full = f"{package.__name__}.{name}"
-            if importlib.util.find_spec(full) is not None:
-                self._modules.append(importlib.import_module(full))
-        self._modules.append(package)
-        self.kern = importlib.import_module(f"{package.__name__}._kernels")
-        self.nan = importlib.import_module(f"{package.__name__}.nan_reductions")
-        self.nan_kernels = importlib.import_module(f"{package.__name__}.nan_kernels")
+        self._modules: tuple[Any, ...] = (_canonical, _stages, package)
+        self.kern = _kernels
+        self.nan = nan_reductions
+        self.nan_kernels = nan_kernels
 
     def __getattr__(self, name: str) -> Any:
         for module in self._modules:

@@ -2,11 +2,10 @@
 ``Routes``).
 
 Here: the numpy backend's functions. Named by the ``Routes``: numpy's runners
-(``_numpy_runners.ufunc_runner``, ``moments_runner``: numpy's runners of the older families
-stay in that module, where the routing tests find numpy's route by the runner's module) and
-the numba backend's functions ``_numba._sum``/``_prod``/``_mean`` (stages ``_stages._acc``,
-``_stage_prodf``); the plan-bound kernels are ``_numba/direct.py``'s ``direct_sum``,
-``direct_prod`` and ``direct_mean``.
+(``_numpy_runners.ufunc_runner``, the ufunc's ``reduce``; mean: ``moments_family``'s
+``moments_runner``) and the numba backend's functions ``_numba._sum``/``_prod``/``_mean``
+(stages ``_stages._acc``, ``_stage_prodf``); the plan-bound kernels are
+``_numba/direct.py``'s ``direct_sum``, ``direct_prod`` and ``direct_mean``.
 
     >>> import numpy as np
     >>> float(_mean(np.array([1, 2, 6]), (0,), False, np.dtype("float64")))
@@ -21,7 +20,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ._numpy import _count, _shape
-from ._numpy_runners import moments_runner, ufunc_runner
+from ._numpy_runners import ufunc_runner
+from .moments_family import moments_runner
 from .registry import DaskTree, Routes, register, routed
 
 Array = npt.NDArray[Any]
