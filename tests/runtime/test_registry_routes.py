@@ -54,9 +54,9 @@ def test_every_reduction_is_registered_in_exactly_one_family() -> None:
 @pytest.mark.parametrize("module", [_numpy, _numpy_nan, _numpy_runners, _numba])
 def test_no_backend_keeps_an_op_table(module: Any) -> None:
     """No module-level collection of a backend names a reduction: they ask the registry.
-    (``_numba/direct.py`` keeps its table of builders: that file is hashed into the kernel
-    cache's key, so it moves with its next kernel change; ``_numba/nan_reductions.py``'s
-    tables are the NaN-aware family's own dispatch, behind its one ``Routes.numba``.)"""
+    (``_numba/direct.py``'s ``DIRECT_OPS`` is computed from the registry's ``Routes.direct``;
+    ``_numba/nan_reductions.py``'s tables are the NaN-aware family's own dispatch, behind its
+    one ``Routes.numba``.)"""
     names = set(rules.REDUCTIONS)
     for attr, value in vars(module).items():
         if attr.startswith("__"):  # __builtins__ holds sum, max ...
