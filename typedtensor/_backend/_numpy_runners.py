@@ -44,7 +44,7 @@ def _supports_out_ellipsis() -> bool:
 
 
 OUT_ELLIPSIS = _supports_out_ellipsis()
-_F16, _F32, _F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
+_F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 _FLOAT_DTYPES = (_F32, _F64)
 
 
@@ -88,6 +88,8 @@ OVER_INVALID_DIVIDE = ("over", "invalid", "divide")
 
 
 def quiet_state(ignored: tuple[str, ...] = INVALID_DIVIDE) -> Any:
+    """The error state in force with ``ignored`` errors ignored, for ``ERRSTATE.set`` (a
+    runner's way to set what the numpy backend's ``np.errstate`` block sets, cached)."""
     key = (ERRSTATE.get(), ignored)
     quiet = _QUIET_OF.get(key)
     if quiet is None:
