@@ -165,8 +165,7 @@ def _marked(run: Run) -> Run:
 
 def is_numpy_route(run: Run) -> bool:
     """Is ``run`` numpy's own loops, as ``numpy_runner`` bound them? (what the routing tests
-    and ``benchmarks/measure_crossover.py`` tell a plan's code by; a runner that chooses per
-    call, or runs a kernel, is not)
+    tell a plan's code by; a runner that chooses per call, or runs a kernel, is not)
 
     >>> is_numpy_route(numpy_runner("max", (0,), 1, False, np.dtype("float64")))
     True

@@ -5,8 +5,9 @@ Every function takes an in-memory chunk, its reduced axes (normalised, non-empty
 and a backend name, and returns the chunk's partial with the reduced axes kept at size 1,
 computed serially (a chunked engine's worker threads are its parallelism): with the numba
 backend, numba's serial kernels where they beat numpy's loops serially on the chunk's layout
-(``SERIAL_NUMBA_FROM_BYTES``), numpy's loops otherwise. ``path="numba"``/``"numpy"`` forces a
-side (tests, benchmarks). numba is imported only when a kernel runs.
+(``_routing.DASK_SERIAL_NUMBA_FROM_BYTES``, read from ``crossovers.json``; measured with
+``benchmarks/bench_dask.py --partials``), numpy's loops otherwise. ``path="numba"``/
+``"numpy"`` forces a side (tests, benchmarks). numba is imported only when a kernel runs.
 
 - ``sums(x, axes)``: the float64 (complex128) sum, mean's partial;
 - ``pow_sums(x, axes, p, real)``: the float64 ``sum |x|^p``, the norms' partial;
@@ -34,7 +35,6 @@ from ._layouts import KERNEL_CHARS
 from ._routing import DASK_SERIAL_NUMBA_FROM_BYTES, DASK_SERIAL_NUMPY, PARALLEL_ONLY, layout
 
 __all__ = [
-    "SERIAL_NUMBA_FROM_BYTES",
     "lse_partials",
     "nan_arg_partials",
     "nan_sum_count",
@@ -51,10 +51,6 @@ Array = npt.NDArray[Any]
 Path = Literal["auto", "numba", "numpy"]
 F8 = np.dtype(np.float64)
 
-#: The chunk size (bytes) from which numba's serial kernels compute a partial, per partial and
-#: layout (``_routing.layout``; None: never, numpy's loops): ``crossovers.json``, measured
-#: with ``benchmarks/bench_dask.py --partials`` (``benchmarks/README.md``)
-SERIAL_NUMBA_FROM_BYTES = DASK_SERIAL_NUMBA_FROM_BYTES
 #: dtypes the numba kernels read (bool as uint8); the NaN kernels read floats only
 _NUMBA_CHARS = KERNEL_CHARS
 _NAN_CHARS = frozenset("fd")
@@ -88,7 +84,7 @@ def numba_serial_runs(partial: str, x: Array, axes: tuple[int, ...], backend: st
         return False
     if x.size == 0 or x.ndim == 0 or not axes:
         return False
-    threshold = SERIAL_NUMBA_FROM_BYTES[partial][layout(x.shape, x.strides, axes)]
+    threshold = DASK_SERIAL_NUMBA_FROM_BYTES[partial][layout(x.shape, x.strides, axes)]
     return threshold is not None and x.nbytes >= threshold
 
 
